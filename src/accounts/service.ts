@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { generateKey, keyMatches, keyPrefix } from './keys.ts';
+
+export interface Account {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  account_id: string;
+  prefix: string;
+  name: string | null;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export async function createAccount(
+  db: Kysely<DB>,
+  name: string,
+): Promise<{ account: Account; apiKey: string; keyId: string }> {
+  return db.transaction().execute(async (tx) => {
+    const account = await tx
+      .insertInto('accounts')
+      .values({ id: randomUUID(), name })
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirstOrThrow();
+    const { key, id } = await insertKey(tx, account.id, 'default');
+    return { account, apiKey: key, keyId: id };
+  });
+}
+
+async function insertKey(
+  db: Kysely<DB>,
+  accountId: string,
+  name: string | null,
+): Promise<{ id: string; key: string }> {
+  const k = generateKey();
+  await db
+    .insertInto('api_keys')
+    .values({ id: k.id, account_id: accountId, prefix: k.prefix, secret_hash: k.hash, name })
+    .execute();
+  return { id: k.id, key: k.key };
+}
+
+export async function findAccount(db: Kysely<DB>, id: string): Promise<Account | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function countAccounts(db: Kysely<DB>): Promise<number> {
+  const r = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function createApiKey(
+  db: Kysely<DB>,
+  accountId: string,
+  name: string | null = null,
+): Promise<{ id: string; key: string } | undefined> {
+  if (!(await findAccount(db, accountId))) return undefined;
+  return insertKey(db, accountId, name);
+}
+
+export async function listApiKeys(db: Kysely<DB>, accountId: string): Promise<ApiKeyInfo[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes a key; false when no such key. Revoking twice keeps the first revocation time. */
+export async function revokeApiKey(db: Kysely<DB>, keyId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('api_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.fn<Date>('now')) }))
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export type AuthResult =
+  | { ok: true; accountId: string; keyId: string }
+  | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' };
+
+// last_used_at is informational: write it at most once a minute per key per process.
+const lastTouched = new Map<string, number>();
+
+export async function authenticate(db: Kysely<DB>, key: string): Promise<AuthResult> {
+  const prefix = keyPrefix(key);
+  if (!prefix) return { ok: false, reason: 'malformed' };
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'secret_hash', 'revoked_at'])
+    .where('prefix', '=', prefix)
+    .executeTakeFirst();
+  if (!row || !keyMatches(key, row.secret_hash)) return { ok: false, reason: 'unknown' };
+  if (row.revoked_at) return { ok: false, reason: 'revoked' };
+  const now = Date.now();
+  if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {
+    lastTouched.set(row.id, now);
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return { ok: true, accountId: row.account_id, keyId: row.id };
+}

@@ -1,0 +1,12 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+
+/** What route modules receive: explicit dependencies, no globals. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  /** Origin for absolute links ('' = links are paths). */
+  baseUrl: string;
+  /** Wakes an in-process worker when new work was written (no-op in API-only processes). */
+  notifyWork?: (kind: 'tracking_request' | 'refresh' | 'webhook') => void;
+}

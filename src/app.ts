@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppContext } from './app-context.ts';
+import { registerAuth } from './http/auth.ts';
+import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { shippingLineRoutes } from './shipping-lines/routes.ts';
+import { trackingRequestRoutes } from './tracking-requests/routes.ts';
+
+export interface BuildOptions {
+  logger?: Logger | false;
+}
+
+/** Builds the HTTP app. Every route module is listed here, in order; nothing is discovered. */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger ? (options.logger as unknown as FastifyBaseLogger) : undefined,
+    disableRequestLogging: false,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      // Strict input: no type coercion, no silent stripping of unknown members.
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true },
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addContentTypeParser(
+    'application/vnd.api+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  registerErrorHandling(app);
+  registerNotFound(app);
+  registerAuth(app, ctx.database, ctx.config);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Container tracking API',
+        version: '2.0.0',
+        description:
+          'Self-hosted ocean shipment and container tracking. JSON:API under /v2. Authenticate with `Authorization: Token <key>`.',
+      },
+      servers: [{ url: ctx.baseUrl || '/' }],
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' },
+        },
+      },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v2/openapi.json' } });
+
+  await app.register(healthRoutes(ctx.database));
+  await app.register(
+    async (v2) => {
+      v2.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
+      await v2.register(trackingRequestRoutes(ctx));
+      await v2.register(shippingLineRoutes);
+    },
+    { prefix: '/v2' },
+  );
+  return app;
+}

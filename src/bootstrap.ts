@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Database, openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+
+/** Config + logger + migrated database: what every entry point (server, worker, CLI) starts with. */
+export async function bootstrap(
+  env = process.env,
+): Promise<{ config: Config; log: Logger; database: Database }> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: resolve(config.dataDir),
+    poolSize: config.dbPoolSize,
+  });
+  const applied = await migrate(database);
+  if (applied.length) log.info({ applied }, 'database migrated');
+  return { config, log, database };
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../accounts/service.ts';
+import { bootstrap } from '../bootstrap.ts';
+import { SETTINGS } from '../config.ts';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  accounts create <name> [--json]        create an account and its first API key
+  api-keys create --account <id> [--json] issue another key for an account
+  api-keys list --account <id> [--json]   list an account's keys (never the secrets)
+  api-keys revoke <key-id>               revoke a key
+  migrate                                apply pending database migrations
+  config                                 print the configuration variables (Markdown)
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const { values, positionals } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    account: { type: 'string' },
+    help: { type: 'boolean' },
+  },
+  allowPositionals: true,
+});
+const [group, action, ...rest] = positionals;
+if (values.help || !group) {
+  process.stdout.write(USAGE);
+  process.exit(group ? 0 : 2);
+}
+
+if (group === 'config') {
+  process.stdout.write('| Variable | Default | Meaning |\n|---|---|---|\n');
+  for (const s of SETTINGS) process.stdout.write(`| \`${s.name}\` | \`${s.default}\` | ${s.description} |\n`);
+  process.exit(0);
+}
+
+const { database } = await bootstrap({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+const db = database.db;
+const out = (json: unknown, text: string) =>
+  process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+try {
+  if (group === 'migrate') {
+    out({ migrated: true }, 'Database is up to date.');
+  } else if (group === 'accounts' && action === 'create') {
+    const name = rest.join(' ').trim();
+    if (!name) fail('accounts create needs a name');
+    const { account, apiKey, keyId } = await createAccount(db, name);
+    out(
+      { account_id: account.id, name: account.name, api_key: apiKey, api_key_id: keyId },
+      `Account ${account.id} (${account.name}) created.\nAPI key (shown once): ${apiKey}`,
+    );
+  } else if (group === 'api-keys' && action === 'create') {
+    if (!values.account || !UUID.test(values.account)) fail('api-keys create needs --account <account id>');
+    const k = await createApiKey(db, values.account);
+    if (!k) fail(`No account ${values.account}`);
+    out(
+      { account_id: values.account, api_key: k.key, api_key_id: k.id },
+      `API key ${k.id} (shown once): ${k.key}`,
+    );
+  } else if (group === 'api-keys' && action === 'list') {
+    if (!values.account || !UUID.test(values.account)) fail('api-keys list needs --account <account id>');
+    const keys = await listApiKeys(db, values.account);
+    out(
+      keys,
+      keys.length
+        ? keys
+            .map(
+              (k) =>
+                `${k.id}  ${k.prefix}…  created ${k.created_at.toISOString()}  ${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`,
+            )
+            .join('\n')
+        : 'No keys.',
+    );
+  } else if (group === 'api-keys' && action === 'revoke') {
+    const id = rest[0];
+    if (!id || !UUID.test(id)) fail('api-keys revoke needs a key id');
+    if (!(await revokeApiKey(db, id))) fail(`No API key ${id}`);
+    out({ revoked: id }, `API key ${id} revoked.`);
+  } else {
+    fail(`Unknown command: ${positionals.join(' ')}`);
+  }
+} finally {
+  await database.close();
+}

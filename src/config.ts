@@ -1,0 +1,358 @@
+// All configuration comes from environment variables, validated once at start. Each entry
+// documents itself; README's configuration table is generated from the same list (`npm run cli -- config`).
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  dbPoolSize: number;
+  logLevel: string;
+  publicBaseUrl: string | null;
+  bodyLimitBytes: number;
+  rateLimits: { create: number; default: number; infer: number; refresh: number; windowSeconds: number };
+  carriersConfig: string | null;
+  role: 'api' | 'worker' | 'all';
+  worker: {
+    pollIntervalMs: number;
+    leaseMs: number;
+    concurrency: number;
+    retryBaseMs: number;
+    retryMax: number;
+    awaitingManifestIntervalMs: number;
+    awaitingManifestMaxMs: number;
+    refreshIntervalMs: number;
+    refreshNearArrivalMs: number;
+    arrivalWindowMs: number;
+    fullOutWindowMs: number;
+    noUpdatesWindowMs: number;
+  };
+  webhooks: {
+    signatureHeader: string;
+    allowHttp: boolean;
+    allowlist: string[];
+    sourceIps: string[];
+    retryScheduleMs: number[];
+    connectTimeoutMs: number;
+    totalTimeoutMs: number;
+    concurrency: number;
+    perEndpointConcurrency: number;
+    deactivateAfterMs: number;
+    deactivateMinSpanMs: number;
+    secretRotationGraceMs: number;
+  };
+  metrics: { mode: 'off' | 'open' | 'token'; token: string | null };
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+export interface Setting {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every variable the service reads, with its default and meaning (the README table). */
+export const SETTINGS: Setting[] = [
+  { name: 'PORT', default: '3000', description: 'HTTP port of the API.' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Address the API listens on.' },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    description: 'Where embedded PGlite keeps its files (used when DATABASE_URL is unset).',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    description: 'postgres://… URL of a PostgreSQL server; unset means embedded PGlite.',
+  },
+  { name: 'DB_POOL_SIZE', default: '10', description: 'Connections per process to PostgreSQL.' },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: 'pino level: fatal, error, warn, info, debug, trace, silent.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: '(unset)',
+    description:
+      'Absolute origin used in pagination links, e.g. https://track.example.com. Unset: links are paths.',
+  },
+  {
+    name: 'BODY_LIMIT_BYTES',
+    default: '102400',
+    description: 'Largest accepted request body; larger is a 413.',
+  },
+  {
+    name: 'RATE_LIMIT_CREATE_PER_MINUTE',
+    default: '100',
+    description: 'POST /v2/tracking_requests per account per rolling 60 s.',
+  },
+  {
+    name: 'RATE_LIMIT_DEFAULT_PER_MINUTE',
+    default: '100',
+    description: 'Every other endpoint, per account per rolling 60 s.',
+  },
+  {
+    name: 'RATE_LIMIT_INFER_PER_MINUTE',
+    default: '200',
+    description: 'POST /v2/tracking_requests/infer_number per account.',
+  },
+  {
+    name: 'RATE_LIMIT_REFRESH_PER_MINUTE',
+    default: '10',
+    description: 'PATCH /v2/containers/{id}/refresh per account.',
+  },
+  {
+    name: 'CARRIERS_CONFIG',
+    default: '(unset)',
+    description:
+      'Path of a JSON or YAML file listing carrier connections; unset means only the sandbox SCAC TEST.',
+  },
+  { name: 'ROLE', default: 'all', description: 'api, worker or all (also `npm start -- --role …`).' },
+  {
+    name: 'WORKER_POLL_INTERVAL_MS',
+    default: '1000',
+    description: 'How often an idle worker looks for due work.',
+  },
+  {
+    name: 'WORKER_LEASE_MS',
+    default: '120000',
+    description: "How long a claimed item stays leased; a crashed worker's items are retaken after this.",
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    default: '16',
+    description: 'Carrier look-ups in flight per worker process.',
+  },
+  {
+    name: 'TRACKING_RETRY_BASE_MS',
+    default: '60000',
+    description:
+      'First retry delay after a temporary carrier failure; doubles each time (capped so 14 retries span about a day).',
+  },
+  {
+    name: 'TRACKING_RETRY_MAX',
+    default: '14',
+    description: 'Retries after temporary failures before failed_reason retries_exhausted.',
+  },
+  {
+    name: 'AWAITING_MANIFEST_INTERVAL_MS',
+    default: '86400000',
+    description: 'Re-check period for numbers the carrier does not know yet.',
+  },
+  {
+    name: 'AWAITING_MANIFEST_MAX_MS',
+    default: '604800000',
+    description: 'Give up (failed, not_found) after this long awaiting manifest.',
+  },
+  { name: 'REFRESH_INTERVAL_MS', default: '21600000', description: 'Refresh cadence of active shipments.' },
+  {
+    name: 'REFRESH_NEAR_ARRIVAL_MS',
+    default: '3600000',
+    description: 'Refresh cadence within 3 days of arrival and until pickup.',
+  },
+  {
+    name: 'STOP_ARRIVAL_WINDOW_MS',
+    default: '4838400000',
+    description: 'Stop tracking this long after arrival (past_arrival_window, 56 days).',
+  },
+  {
+    name: 'STOP_FULL_OUT_WINDOW_MS',
+    default: '2419200000',
+    description: 'Stop tracking this long after the last pickup (past_full_out_window, 28 days).',
+  },
+  {
+    name: 'STOP_NO_UPDATES_WINDOW_MS',
+    default: '4838400000',
+    description:
+      'Stop tracking when the line reports nothing new for this long (no_updates_at_line, 56 days).',
+  },
+  {
+    name: 'WEBHOOK_SIGNATURE_HEADER',
+    default: 'X-SERVICE-Webhook-Signature',
+    description: 'Header carrying the hex HMAC-SHA256 of the body.',
+  },
+  { name: 'WEBHOOK_ALLOW_HTTP', default: 'false', description: 'Allow http:// webhook URLs.' },
+  {
+    name: 'WEBHOOK_ALLOWLIST',
+    default: '(empty)',
+    description: 'Comma list of CIDRs or host names webhooks may reach even if private/loopback.',
+  },
+  {
+    name: 'WEBHOOK_SOURCE_IPS',
+    default: '(empty)',
+    description: 'Comma list of addresses deliveries come from, served at GET /v2/webhooks/ips.',
+  },
+  {
+    name: 'WEBHOOK_RETRY_SCHEDULE',
+    default: '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h',
+    description: 'Delays before retries 1..N (N = retries).',
+  },
+  { name: 'WEBHOOK_CONNECT_TIMEOUT_MS', default: '5000', description: 'Connect time-out of one delivery.' },
+  { name: 'WEBHOOK_TIMEOUT_MS', default: '15000', description: 'Total time-out of one delivery.' },
+  { name: 'WEBHOOK_CONCURRENCY', default: '64', description: 'Deliveries in flight per worker process.' },
+  {
+    name: 'WEBHOOK_PER_ENDPOINT_CONCURRENCY',
+    default: '4',
+    description: 'Deliveries in flight per webhook per worker process.',
+  },
+  {
+    name: 'WEBHOOK_DEACTIVATE_AFTER_MS',
+    default: '432000000',
+    description: 'Deactivate a webhook whose every attempt has failed for this long (5 days)…',
+  },
+  {
+    name: 'WEBHOOK_DEACTIVATE_MIN_SPAN_MS',
+    default: '43200000',
+    description: '…with failures spanning at least this long (12 h). A 410 Gone deactivates at once.',
+  },
+  {
+    name: 'WEBHOOK_SECRET_GRACE_MS',
+    default: '86400000',
+    description: 'After a secret rotation, the old secret also signs for this long.',
+  },
+  {
+    name: 'METRICS',
+    default: 'open',
+    description: 'GET /metrics: off, open, or token (needs METRICS_TOKEN; Authorization: Bearer <token>).',
+  },
+  { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token for /metrics when METRICS=token.' },
+];
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, def: string) => env[name] ?? def;
+  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+      return def;
+    }
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return def;
+  };
+  const oneOf = <T extends string>(name: string, def: T, values: readonly T[]): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (!(values as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+      return def;
+    }
+    return raw as T;
+  };
+  const csv = (name: string): string[] =>
+    (env[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const publicBaseUrl = env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null;
+  if (publicBaseUrl && !/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
+    problems.push(`PUBLIC_BASE_URL must be an origin like https://track.example.com, got "${publicBaseUrl}"`);
+  }
+  const retryScheduleMs = parseDurations(
+    'WEBHOOK_RETRY_SCHEDULE',
+    str('WEBHOOK_RETRY_SCHEDULE', '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h'),
+    problems,
+  );
+  const metricsMode = oneOf('METRICS', 'open', ['off', 'open', 'token'] as const);
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsMode === 'token' && !metricsToken) problems.push('METRICS=token needs METRICS_TOKEN');
+
+  const config: Config = {
+    port: int('PORT', 3000, 0, 65535),
+    host: str('HOST', '0.0.0.0'),
+    dataDir: str('DATA_DIR', './data'),
+    databaseUrl,
+    dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
+    logLevel: oneOf('LOG_LEVEL', 'info', [
+      'fatal',
+      'error',
+      'warn',
+      'info',
+      'debug',
+      'trace',
+      'silent',
+    ] as const),
+    publicBaseUrl,
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 102400, 1024, 50 * 1024 * 1024),
+    rateLimits: {
+      create: int('RATE_LIMIT_CREATE_PER_MINUTE', 100, 1),
+      default: int('RATE_LIMIT_DEFAULT_PER_MINUTE', 100, 1),
+      infer: int('RATE_LIMIT_INFER_PER_MINUTE', 200, 1),
+      refresh: int('RATE_LIMIT_REFRESH_PER_MINUTE', 10, 1),
+      windowSeconds: 60,
+    },
+    carriersConfig: env.CARRIERS_CONFIG || null,
+    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const),
+    worker: {
+      pollIntervalMs: int('WORKER_POLL_INTERVAL_MS', 1000, 1),
+      leaseMs: int('WORKER_LEASE_MS', 120_000, 10),
+      concurrency: int('WORKER_CONCURRENCY', 16, 1, 1000),
+      retryBaseMs: int('TRACKING_RETRY_BASE_MS', 60_000, 1),
+      retryMax: int('TRACKING_RETRY_MAX', 14, 0, 100),
+      awaitingManifestIntervalMs: int('AWAITING_MANIFEST_INTERVAL_MS', 86_400_000, 1),
+      awaitingManifestMaxMs: int('AWAITING_MANIFEST_MAX_MS', 604_800_000, 1),
+      refreshIntervalMs: int('REFRESH_INTERVAL_MS', 21_600_000, 1),
+      refreshNearArrivalMs: int('REFRESH_NEAR_ARRIVAL_MS', 3_600_000, 1),
+      arrivalWindowMs: int('STOP_ARRIVAL_WINDOW_MS', 56 * 86_400_000, 1),
+      fullOutWindowMs: int('STOP_FULL_OUT_WINDOW_MS', 28 * 86_400_000, 1),
+      noUpdatesWindowMs: int('STOP_NO_UPDATES_WINDOW_MS', 56 * 86_400_000, 1),
+    },
+    webhooks: {
+      signatureHeader: str('WEBHOOK_SIGNATURE_HEADER', 'X-SERVICE-Webhook-Signature'),
+      allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
+      allowlist: csv('WEBHOOK_ALLOWLIST'),
+      sourceIps: csv('WEBHOOK_SOURCE_IPS'),
+      retryScheduleMs,
+      connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', 5000, 1),
+      totalTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15000, 1),
+      concurrency: int('WEBHOOK_CONCURRENCY', 64, 1, 10000),
+      perEndpointConcurrency: int('WEBHOOK_PER_ENDPOINT_CONCURRENCY', 4, 1, 1000),
+      deactivateAfterMs: int('WEBHOOK_DEACTIVATE_AFTER_MS', 5 * 86_400_000, 1),
+      deactivateMinSpanMs: int('WEBHOOK_DEACTIVATE_MIN_SPAN_MS', 12 * 3_600_000, 0),
+      secretRotationGraceMs: int('WEBHOOK_SECRET_GRACE_MS', 86_400_000, 0),
+    },
+    metrics: { mode: metricsMode, token: metricsToken },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5s,30s,2m" -> [5000, 30000, 120000]. */
+export function parseDurations(name: string, raw: string, problems: string[]): number[] {
+  const out: number[] = [];
+  for (const part of raw.split(',').map((s) => s.trim())) {
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(part);
+    if (!m) {
+      problems.push(`${name}: "${part}" is not a duration like 500ms, 5s, 2m, 1h or 1d`);
+      continue;
+    }
+    out.push(Number(m[1]) * UNITS[m[2]!]!);
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Runs a multi-statement SQL script (migrations). */
+  exec(script: string): Promise<void>;
+  /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
+  poolStats(): { total: number; idle: number; waiting: number };
+  close(): Promise<void>;
+}
+
+// timestamptz/date come back as JS Dates (both engines); int8 counts are cast to int in SQL.
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A broken idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'postgres',
+    async exec(script) {
+      const client = await pool.connect();
+      try {
+        await client.query(script);
+      } catch (err) {
+        // A failed multi-statement script leaves its transaction open on this session.
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
+}
+
+/** Embedded PGlite; `dataDir` null = in memory (tests). */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  await pglite.waitReady;
+  const dialect = new PGliteDialect({ pglite });
+  // PGlite is one connection. Kysely's PGlite driver hands that connection to every caller at
+  // once, so a query issued while another caller's transaction is open would run inside it.
+  // Serialise access: one holder at a time, exactly like a pool of size one.
+  const serialised = {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (k: Kysely<unknown>) => dialect.createIntrospector(k),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: (): Driver => withMutex(dialect.createDriver()),
+  };
+  const db = new Kysely<DB>({ dialect: serialised });
+  let waiting = 0;
+  return {
+    db,
+    engine: 'pglite',
+    async exec(script) {
+      // Go through Kysely's connection so the mutex applies.
+      await db.connection().execute(async () => {
+        waiting++;
+        try {
+          await pglite.exec(script);
+        } catch (err) {
+          await pglite.exec('rollback').catch(() => {});
+          throw err;
+        } finally {
+          waiting--;
+        }
+      });
+    },
+    poolStats: () => ({ total: 1, idle: waiting > 0 ? 0 : 1, waiting: 0 }),
+    close: () => db.destroy(),
+  };
+}
+
+function withMutex(driver: Driver): Driver {
+  let tail: Promise<void> = Promise.resolve();
+  let release: (() => void) | undefined;
+  return {
+    init: () => driver.init(),
+    async acquireConnection(): Promise<DatabaseConnection> {
+      const previous = tail;
+      let unlock!: () => void;
+      tail = new Promise<void>((r) => {
+        unlock = r;
+      });
+      await previous;
+      release = unlock;
+      return driver.acquireConnection();
+    },
+    async releaseConnection(conn) {
+      await driver.releaseConnection(conn);
+      const r = release;
+      release = undefined;
+      r?.();
+    },
+    beginTransaction: (c, s) => driver.beginTransaction(c, s),
+    commitTransaction: (c) => driver.commitTransaction(c),
+    rollbackTransaction: (c) => driver.rollbackTransaction(c),
+    savepoint: driver.savepoint?.bind(driver),
+    rollbackToSavepoint: driver.rollbackToSavepoint?.bind(driver),
+    releaseSavepoint: driver.releaseSavepoint?.bind(driver),
+    destroy: () => driver.destroy(),
+  };
+}
+
+export async function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string | null;
+  poolSize?: number;
+}): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPglite(opts.dataDir);
+}

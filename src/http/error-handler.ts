@@ -1,0 +1,106 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, titleFor } from './errors.ts';
+import { validationError } from './validation.ts';
+
+const JSONAPI = 'application/vnd.api+json';
+
+/** Framework errors we translate (codes from Fastify's error catalogue). */
+function fromFastify(err: FastifyError): ApiError | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, [
+        { source: { pointer: '' }, detail: 'The request body is not valid JSON.', code: 'malformed_json' },
+      ]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, [{ detail: 'The request body is too large.', code: 'body_too_large' }]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(415, [
+        {
+          source: { header: 'Content-Type' },
+          detail: `Send the body as ${JSONAPI} or application/json.`,
+          code: 'unsupported_media_type',
+        },
+      ]);
+    default:
+      if (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP')) {
+        return new ApiError(400, [{ detail: err.message, code: 'bad_request' }]);
+      }
+      return undefined;
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    let apiError: ApiError | undefined;
+    if (err instanceof ApiError) apiError = err;
+    else if (err.validation) apiError = validationError(err.validation, err.validationContext ?? 'body');
+    else apiError = fromFastify(err);
+    if (!apiError) {
+      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+        apiError = new ApiError(err.statusCode, [{ detail: titleFor(err.statusCode), code: 'bad_request' }]);
+      } else {
+        // Log everything; tell the client nothing about internals.
+        request.log.error({ err }, 'unhandled error');
+        apiError = new ApiError(500, [
+          {
+            detail: `Something went wrong. Quote request id ${request.id} when reporting it.`,
+            code: 'internal_error',
+          },
+        ]);
+      }
+    }
+    reply
+      .code(apiError.status)
+      .headers(apiError.headers)
+      .type('application/json; charset=utf-8')
+      .send({ errors: apiError.errors });
+  });
+}
+
+/** Collects registered routes so an unknown method on a known path answers 405, not 404. */
+export function registerNotFound(app: FastifyInstance): void {
+  const routes: Array<{ re: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', (route) => {
+    const pattern = `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let entry = routes.find((r) => r.re.source === pattern);
+    if (!entry) {
+      entry = { re: new RegExp(pattern), methods: new Set() };
+      routes.push(entry);
+    }
+    for (const m of methods) entry.methods.add(m);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = new Set<string>();
+    for (const r of routes) if (r.re.test(path)) for (const m of r.methods) allowed.add(m);
+    if (allowed.size > 0) {
+      const allow = [...allowed]
+        .filter((m) => m !== 'HEAD')
+        .sort()
+        .join(', ');
+      throw new ApiError(
+        405,
+        [{ detail: `${request.method} is not allowed here. Allowed: ${allow}.`, code: 'method_not_allowed' }],
+        {
+          allow,
+        },
+      );
+    }
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send({
+        errors: [
+          {
+            status: '404',
+            title: 'Not Found',
+            detail: `No route ${request.method} ${path}.`,
+            code: 'route_not_found',
+          },
+        ],
+      });
+  });
+}
