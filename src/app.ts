@@ -19,7 +19,6 @@ export interface BuildOptions {
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger ? (options.logger as unknown as FastifyBaseLogger) : undefined,
-    disableRequestLogging: false,
     bodyLimit: ctx.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -1,3 +1,5 @@
+import { parseScheduleConfig } from './webhooks/schedule.ts';
+
 // All configuration comes from environment variables, validated once at start. Each entry
 // documents itself; README's configuration table is generated from the same list (`npm run cli -- config`).
 
@@ -272,11 +274,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (publicBaseUrl && !/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
     problems.push(`PUBLIC_BASE_URL must be an origin like https://track.example.com, got "${publicBaseUrl}"`);
   }
-  const retryScheduleMs = parseDurations(
-    'WEBHOOK_RETRY_SCHEDULE',
-    str('WEBHOOK_RETRY_SCHEDULE', '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h'),
-    problems,
-  );
+  let retryScheduleMs: number[] = [];
+  try {
+    retryScheduleMs = parseScheduleConfig(str('WEBHOOK_RETRY_SCHEDULE', '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h'));
+  } catch (err) {
+    problems.push(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
+  }
   const metricsMode = oneOf('METRICS', 'open', ['off', 'open', 'token'] as const);
   const metricsToken = env.METRICS_TOKEN || null;
   if (metricsMode === 'token' && !metricsToken) problems.push('METRICS=token needs METRICS_TOKEN');
@@ -339,20 +342,4 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
-}
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** "5s,30s,2m" -> [5000, 30000, 120000]. */
-export function parseDurations(name: string, raw: string, problems: string[]): number[] {
-  const out: number[] = [];
-  for (const part of raw.split(',').map((s) => s.trim())) {
-    const m = /^(\d+)(ms|s|m|h|d)$/.exec(part);
-    if (!m) {
-      problems.push(`${name}: "${part}" is not a duration like 500ms, 5s, 2m, 1h or 1d`);
-      continue;
-    }
-    out.push(Number(m[1]) * UNITS[m[2]!]!);
-  }
-  return out;
 }

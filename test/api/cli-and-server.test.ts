@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createTestDatabase, ENGINES } from '../helpers/db.ts';
+import { freePort, runNode, spawnNode } from '../helpers/process.ts';
+
+async function storage(engine: string) {
+  if (engine === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'trk-'));
+    return {
+      env: { DATA_DIR: dir, DATABASE_URL: '' },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const db = await createTestDatabase('postgres');
+  await db.close();
+  return { env: { DATABASE_URL: db.url! }, cleanup: () => db.destroy() };
+}
+
+for (const engine of ENGINES) {
+  describe(`CLI and server process [${engine}]`, () => {
+    test('first start creates a default account and prints its key; SIGTERM exits cleanly', async () => {
+      const s = await storage(engine);
+      const port = await freePort();
+      const server = spawnNode(['src/main.ts'], {
+        ...s.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      });
+      try {
+        const [, key] = await server.waitFor(/api key: (\S+)/);
+        assert.match(server.output(), new RegExp(`http://localhost:${port}/docs`));
+        let res: Response | undefined;
+        for (let i = 0; i < 50 && !res; i++) {
+          res = await fetch(`http://127.0.0.1:${port}/v2/tracking_requests`, {
+            headers: { authorization: `Token ${key}` },
+          }).catch(() => undefined);
+          if (!res) await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.equal(res?.status, 200);
+        server.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      } finally {
+        server.kill('SIGKILL');
+        await s.cleanup();
+      }
+    });
+
+    test('accounts and api-keys commands; revoked keys stop working', async () => {
+      const s = await storage(engine);
+      try {
+        const created = await runNode(
+          ['src/cli/main.ts', 'accounts', 'create', 'Acme Imports', '--json'],
+          s.env,
+        );
+        assert.equal(created.code, 0, created.stderr);
+        const acct = JSON.parse(created.stdout);
+        assert.match(acct.account_id, /^[0-9a-f-]{36}$/);
+        assert.match(acct.api_key, /^trk_/);
+
+        const second = JSON.parse(
+          (
+            await runNode(
+              ['src/cli/main.ts', 'api-keys', 'create', '--account', acct.account_id, '--json'],
+              s.env,
+            )
+          ).stdout,
+        );
+        const listed = await runNode(
+          ['src/cli/main.ts', 'api-keys', 'list', '--account', acct.account_id, '--json'],
+          s.env,
+        );
+        const keys = JSON.parse(listed.stdout);
+        assert.equal(keys.length, 2);
+        assert.ok(!listed.stdout.includes(acct.api_key), 'list never prints secrets');
+        const revoked = await runNode(['src/cli/main.ts', 'api-keys', 'revoke', second.api_key_id], s.env);
+        assert.equal(revoked.code, 0, revoked.stderr);
+        const bad = await runNode(
+          ['src/cli/main.ts', 'api-keys', 'revoke', '00000000-0000-4000-8000-000000000000'],
+          s.env,
+        );
+        assert.equal(bad.code, 2);
+        const usage = await runNode(['src/cli/main.ts', 'accounts', 'create'], s.env);
+        assert.equal(usage.code, 2);
+        assert.equal((await runNode(['src/cli/main.ts', 'migrate'], s.env)).code, 0);
+
+        const port = await freePort();
+        const server = spawnNode(['src/main.ts'], {
+          ...s.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+        });
+        try {
+          await server.waitFor(/Server listening/);
+          assert.doesNotMatch(server.output(), /api key:/, 'no default account when accounts exist');
+          const get = (key: string) =>
+            fetch(`http://127.0.0.1:${port}/v2/tracking_requests`, {
+              headers: { authorization: `Token ${key}` },
+            });
+          assert.equal((await get(acct.api_key)).status, 200);
+          assert.equal((await get(second.api_key)).status, 401);
+          // Structured JSON logs with a request id.
+          await server.waitFor(/"reqId"/);
+        } finally {
+          server.kill('SIGTERM');
+          await server.exited;
+        }
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    test('bad configuration is refused with a message per variable', async () => {
+      const r = await runNode(['src/main.ts'], { PORT: 'abc', ROLE: 'boss', DATABASE_URL: 'mysql://x' });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /PORT must be an integer/);
+      assert.match(r.stderr, /ROLE must be one of/);
+      assert.match(r.stderr, /DATABASE_URL must start with postgres/);
+    });
+  });
+}
