@@ -276,7 +276,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   let retryScheduleMs: number[] = [];
   try {
-    retryScheduleMs = parseScheduleConfig(str('WEBHOOK_RETRY_SCHEDULE', '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h'));
+    retryScheduleMs = parseScheduleConfig(
+      str('WEBHOOK_RETRY_SCHEDULE', '5s,30s,2m,5m,30m,1h,2h,5h,10h,14h,20h,24h'),
+    );
   } catch (err) {
     problems.push(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
   }
