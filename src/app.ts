@@ -5,11 +5,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './app-context.ts';
+import { containerRoutes } from './containers/routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { referenceRoutes } from './reference/routes.ts';
+import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
+import { inferRoutes } from './tracking-requests/infer-routes.ts';
 import { trackingRequestRoutes } from './tracking-requests/routes.ts';
+import { webhookNotificationRoutes } from './webhook-notifications/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export interface BuildOptions {
   logger?: Logger | false;
@@ -70,6 +76,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       v2.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
       await v2.register(trackingRequestRoutes(ctx));
       await v2.register(shippingLineRoutes);
+      await v2.register(webhookRoutes(ctx));
+      await v2.register(webhookNotificationRoutes(ctx));
+      await v2.register(inferRoutes);
+      await v2.register(shipmentRoutes(ctx));
+      await v2.register(containerRoutes(ctx));
+      await v2.register(referenceRoutes(ctx));
     },
     { prefix: '/v2' },
   );

@@ -137,9 +137,9 @@ export const SETTINGS: Setting[] = [
   },
   {
     name: 'TRACKING_RETRY_BASE_MS',
-    default: '60000',
+    default: '5300',
     description:
-      'First retry delay after a temporary carrier failure; doubles each time (capped so 14 retries span about a day).',
+      'First retry delay after a temporary carrier failure; doubles each retry (each capped at 12 h), so 14 retries span about 24 h.',
   },
   {
     name: 'TRACKING_RETRY_MAX',
@@ -316,7 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: int('WORKER_POLL_INTERVAL_MS', 1000, 1),
       leaseMs: int('WORKER_LEASE_MS', 120_000, 10),
       concurrency: int('WORKER_CONCURRENCY', 16, 1, 1000),
-      retryBaseMs: int('TRACKING_RETRY_BASE_MS', 60_000, 1),
+      retryBaseMs: int('TRACKING_RETRY_BASE_MS', 5300, 1),
       retryMax: int('TRACKING_RETRY_MAX', 14, 0, 100),
       awaitingManifestIntervalMs: int('AWAITING_MANIFEST_INTERVAL_MS', 86_400_000, 1),
       awaitingManifestMaxMs: int('AWAITING_MANIFEST_MAX_MS', 604_800_000, 1),

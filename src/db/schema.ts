@@ -51,11 +51,216 @@ export interface RateLimitCountsTable {
   count: number;
 }
 
+type Ts = ColumnType<Date, Date | string, Date | string>;
+type TsNull = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface VesselsTable {
+  id: string;
+  imo: string | null;
+  name: string;
+  name_key: string | null;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface ShipmentsTable {
+  id: string;
+  account_id: string;
+  scac: string;
+  request_type: string;
+  normalized_number: string;
+  bill_of_lading_number: string;
+  ref_numbers: Defaulted<string[]>;
+  tags: Defaulted<string[]>;
+  customer_name: string | null;
+  port_of_lading_locode: string | null;
+  port_of_discharge_locode: string | null;
+  destination_locode: string | null;
+  transshipment_locodes: Defaulted<string[]>;
+  pod_terminal_id: string | null;
+  destination_terminal_id: string | null;
+  pod_vessel_id: string | null;
+  pod_voyage_number: string | null;
+  pol_etd_at: TsNull;
+  pol_atd_at: TsNull;
+  pod_eta_at: TsNull;
+  pod_original_eta_at: TsNull;
+  pod_ata_at: TsNull;
+  destination_eta_at: TsNull;
+  destination_ata_at: TsNull;
+  line_tracking_last_attempted_at: TsNull;
+  line_tracking_last_succeeded_at: TsNull;
+  line_tracking_stopped_at: TsNull;
+  line_tracking_stopped_reason: string | null;
+  last_changed_at: TsNull;
+  next_refresh_at: TsNull;
+  refresh_failures: Defaulted<number>;
+  lease_owner: string | null;
+  lease_expires_at: TsNull;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface ContainersTable {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  number: string;
+  ref_numbers: Defaulted<string[]>;
+  equipment_type: string | null;
+  equipment_length: number | null;
+  equipment_height: string | null;
+  iso_equipment_code: string | null;
+  seal_number: string | null;
+  weight_in_lbs: string | null;
+  pod_terminal_id: string | null;
+  pod_arrived_at: TsNull;
+  pod_discharged_at: TsNull;
+  pod_full_out_at: TsNull;
+  empty_terminated_at: TsNull;
+  pod_rail_loaded_at: TsNull;
+  pod_rail_departed_at: TsNull;
+  ind_eta_at: TsNull;
+  ind_ata_at: TsNull;
+  ind_rail_unloaded_at: TsNull;
+  final_destination_full_out_at: TsNull;
+  current_status: Defaulted<string>;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface TransportEventsTable {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  container_id: string;
+  key: string;
+  event: string;
+  timestamp: TsNull;
+  timestamp_inferred_zone: Defaulted<boolean>;
+  timezone: string | null;
+  location_locode: string | null;
+  terminal_id: string | null;
+  vessel_id: string | null;
+  voyage_number: string | null;
+  data_source: string;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface EstimatedEventsTable {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  container_id: string | null;
+  event: string;
+  estimated_timestamp: Ts;
+  previous_timestamp: TsNull;
+  location_locode: string | null;
+  timezone: string | null;
+  vessel_id: string | null;
+  voyage_number: string | null;
+  data_source: Defaulted<string>;
+  created_at: Defaulted<Date>;
+}
+
+export interface RawEventsTable {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  carrier_event_id: string;
+  equipment_reference: string | null;
+  event_type: string | null;
+  event_code: string | null;
+  classifier: string | null;
+  event_at: TsNull;
+  event_created_at: TsNull;
+  location_locode: string | null;
+  vessel_name: string | null;
+  vessel_imo: string | null;
+  voyage_number: string | null;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Defaulted<Date>;
+}
+
+export interface DomainEventsTable {
+  seq: Generated<string>;
+  id: string;
+  account_id: string;
+  event: string;
+  tracking_request_id: string | null;
+  shipment_id: string | null;
+  container_id: string | null;
+  reference_type: string;
+  reference_id: string;
+  changeset: ColumnType<unknown, string | null, string | null>;
+  created_at: Defaulted<Date>;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  active: Defaulted<boolean>;
+  headers: ColumnType<Array<{ name: string; value: string }>, string | undefined, string>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: TsNull;
+  description: string | null;
+  failing_since: TsNull;
+  last_success_at: TsNull;
+  last_failure_at: TsNull;
+  deactivated_at: TsNull;
+  deactivation_reason: string | null;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface WebhookNotificationsTable {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  domain_event_id: string;
+  event: string;
+  delivery_status: Defaulted<string>;
+  body: string | null;
+  attempt_count: Defaulted<number>;
+  next_attempt_at: TsNull;
+  last_attempt_at: TsNull;
+  delivered_at: TsNull;
+  lease_owner: string | null;
+  lease_expires_at: TsNull;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  notification_id: string;
+  attempted_at: Defaulted<Date>;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   tracking_requests: TrackingRequestsTable;
   rate_limit_counts: RateLimitCountsTable;
+  vessels: VesselsTable;
+  shipments: ShipmentsTable;
+  containers: ContainersTable;
+  transport_events: TransportEventsTable;
+  estimated_events: EstimatedEventsTable;
+  raw_events: RawEventsTable;
+  domain_events: DomainEventsTable;
+  webhooks: WebhooksTable;
+  webhook_notifications: WebhookNotificationsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type { CreatedAt };

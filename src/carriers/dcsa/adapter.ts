@@ -1,0 +1,86 @@
+// CarrierAdapter for carriers that publish DCSA T&T v2.2. Validates the number locally (so an
+// obviously wrong number never costs a request from the carrier budget), then asks the client.
+
+import type { CarrierAdapter, LookupResult, NumberType } from '../types.ts';
+import type { DcsaClient, DcsaReferenceFilter } from './client.ts';
+
+export const DCSA_ADAPTER = 'dcsa-tnt-v2';
+
+const FILTER: Record<NumberType, DcsaReferenceFilter> = {
+  bill_of_lading: 'transportDocumentReference',
+  booking_number: 'carrierBookingReference',
+  container: 'equipmentReference',
+};
+
+// Maximum lengths from the v2.2 query parameter definitions.
+const MAX_LENGTH: Record<NumberType, number> = { bill_of_lading: 20, booking_number: 35, container: 15 };
+
+const LETTER_VALUES: Record<string, number> = (() => {
+  const values: Record<string, number> = {};
+  let v = 10;
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
+    if (v % 11 === 0) v++; // ISO 6346 skips multiples of 11
+    values[c] = v++;
+  }
+  return values;
+})();
+
+/** ISO 6346: owner code (3 letters + U/J/Z), 6 digits, check digit. */
+export function isValidContainerNumber(number: string): boolean {
+  if (!/^[A-Z]{3}[UJZ]\d{7}$/.test(number)) return false;
+  let sum = 0;
+  for (let i = 0; i < 10; i++) {
+    const c = number[i]!;
+    sum += (/\d/.test(c) ? Number(c) : LETTER_VALUES[c]!) * 2 ** i;
+  }
+  return (sum % 11) % 10 === Number(number[10]);
+}
+
+/** Upper case, separators removed: carriers index references without spaces or dashes. */
+export function normalizeNumber(numberType: NumberType, number: string): string {
+  const n = number.trim().toUpperCase();
+  return numberType === 'container' ? n.replace(/[\s\-./]/g, '') : n.replace(/\s+/g, '');
+}
+
+export interface DcsaAdapterOptions {
+  scac: string;
+  numberTypes: readonly NumberType[];
+  client: DcsaClient;
+}
+
+export function createDcsaAdapter(options: DcsaAdapterOptions): CarrierAdapter {
+  const numberTypes = [...options.numberTypes];
+  return {
+    scac: options.scac,
+    numberTypes,
+    async lookup(numberType, number, signal): Promise<LookupResult> {
+      try {
+        if (!numberTypes.includes(numberType)) {
+          return {
+            kind: 'permanent_failure',
+            reason: 'invalid_number',
+            detail: `${options.scac} does not support ${numberType} lookups`,
+          };
+        }
+        const n = typeof number === 'string' ? normalizeNumber(numberType, number) : '';
+        if (n === '' || n.length > MAX_LENGTH[numberType] || !/^[A-Z0-9\-_/.]+$/.test(n)) {
+          return { kind: 'permanent_failure', reason: 'invalid_number', detail: `not a valid ${numberType}` };
+        }
+        if (numberType === 'container' && !isValidContainerNumber(n)) {
+          return {
+            kind: 'permanent_failure',
+            reason: 'invalid_number',
+            detail: 'not a valid ISO 6346 container number (format or check digit)',
+          };
+        }
+        return await options.client.fetchEvents(FILTER[numberType], n, signal);
+      } catch (err) {
+        return {
+          kind: 'temporary_failure',
+          reason: 'internal_processing_error',
+          detail: String(err).slice(0, 300),
+        };
+      }
+    },
+  };
+}

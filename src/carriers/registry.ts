@@ -1,0 +1,46 @@
+// Builds the SCAC -> adapter map from validated config entries. Each connection gets its own
+// request budget, shared by its token requests and API requests. The sandbox SCAC TEST is always
+// there unless the config defines TEST itself (e.g. to point it at the HTTP simulator).
+
+import { createAuth } from './auth.ts';
+import type { CarrierConfigEntry } from './config.ts';
+import { createDcsaAdapter } from './dcsa/adapter.ts';
+import { createDcsaClient } from './dcsa/client.ts';
+import { createRateBudget } from './rate-budget.ts';
+import { createSandboxAdapter } from './sandbox.ts';
+import type { CarrierAdapter } from './types.ts';
+
+export interface RegistryOptions {
+  /** Clock for the sandbox adapter. */
+  clock?: () => Date;
+  /** Longest wait for request budget or a short Retry-After within one lookup (default 5 s). */
+  maxWaitMs?: number;
+  /** Default per-request time-out when an entry has no timeout_ms (default 20 s). */
+  defaultTimeoutMs?: number;
+}
+
+export function buildCarrierRegistry(
+  entries: readonly CarrierConfigEntry[],
+  options: RegistryOptions = {},
+): Map<string, CarrierAdapter> {
+  const registry = new Map<string, CarrierAdapter>();
+  for (const entry of entries) {
+    const scac = entry.scac.toUpperCase();
+    const timeoutMs = entry.timeout_ms ?? options.defaultTimeoutMs ?? 20_000;
+    const budget = createRateBudget({
+      requestsPerMinute: entry.requests_per_minute,
+      maxWaitMs: options.maxWaitMs,
+    });
+    const auth = createAuth(entry.auth, { budget, timeoutMs });
+    const client = createDcsaClient({
+      baseUrl: entry.base_url,
+      auth,
+      budget,
+      timeoutMs,
+      maxRetryWaitMs: options.maxWaitMs,
+    });
+    registry.set(scac, createDcsaAdapter({ scac, numberTypes: entry.number_types, client }));
+  }
+  if (!registry.has('TEST')) registry.set('TEST', createSandboxAdapter({ clock: options.clock }));
+  return registry;
+}

@@ -1,0 +1,441 @@
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Page } from '../http/jsonapi.ts';
+import type { Vessel } from '../reference/serializers.ts';
+
+// Containers, their transport events and raw carrier events, and the shared vessels they point
+// at. Every account-owned query filters by account_id; rows are plain objects.
+
+export interface ContainerRow {
+  id: string;
+  shipment_id: string;
+  number: string;
+  ref_numbers: string[];
+  equipment_type: string | null;
+  equipment_length: number | null;
+  equipment_height: string | null;
+  iso_equipment_code: string | null;
+  seal_number: string | null;
+  weight_in_lbs: string | number | null;
+  pod_terminal_id: string | null;
+  pod_arrived_at: Date | null;
+  pod_discharged_at: Date | null;
+  pod_full_out_at: Date | null;
+  empty_terminated_at: Date | null;
+  pod_rail_loaded_at: Date | null;
+  pod_rail_departed_at: Date | null;
+  ind_eta_at: Date | null;
+  ind_ata_at: Date | null;
+  ind_rail_unloaded_at: Date | null;
+  final_destination_full_out_at: Date | null;
+  current_status: string;
+  created_at: Date;
+  updated_at: Date;
+  /** From the container's shipment. */
+  shipment_pod_locode: string | null;
+  shipment_destination_locode: string | null;
+  shipment_pod_terminal_id: string | null;
+  shipment_last_attempted_at: Date | null;
+}
+
+const CONTAINER_COLUMNS = [
+  'c.id',
+  'c.shipment_id',
+  'c.number',
+  'c.ref_numbers',
+  'c.equipment_type',
+  'c.equipment_length',
+  'c.equipment_height',
+  'c.iso_equipment_code',
+  'c.seal_number',
+  'c.weight_in_lbs',
+  'c.pod_terminal_id',
+  'c.pod_arrived_at',
+  'c.pod_discharged_at',
+  'c.pod_full_out_at',
+  'c.empty_terminated_at',
+  'c.pod_rail_loaded_at',
+  'c.pod_rail_departed_at',
+  'c.ind_eta_at',
+  'c.ind_ata_at',
+  'c.ind_rail_unloaded_at',
+  'c.final_destination_full_out_at',
+  'c.current_status',
+  'c.created_at',
+  'c.updated_at',
+  's.port_of_discharge_locode as shipment_pod_locode',
+  's.destination_locode as shipment_destination_locode',
+  's.pod_terminal_id as shipment_pod_terminal_id',
+  's.line_tracking_last_attempted_at as shipment_last_attempted_at',
+] as const;
+
+function containersWithShipment(db: Kysely<DB>, accountId: string) {
+  return db
+    .selectFrom('containers as c')
+    .innerJoin('shipments as s', 's.id', 'c.shipment_id')
+    .where('c.account_id', '=', accountId);
+}
+
+export async function findContainer(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+): Promise<ContainerRow | undefined> {
+  return containersWithShipment(db, accountId)
+    .select(CONTAINER_COLUMNS)
+    .where('c.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function containersByIds(
+  db: Kysely<DB>,
+  accountId: string,
+  ids: string[],
+): Promise<ContainerRow[]> {
+  if (ids.length === 0) return [];
+  return containersWithShipment(db, accountId)
+    .select(CONTAINER_COLUMNS)
+    .where('c.id', 'in', [...new Set(ids)])
+    .orderBy('c.number')
+    .execute();
+}
+
+/** Containers of the given shipments, by number within each shipment. */
+export async function containersByShipmentIds(
+  db: Kysely<DB>,
+  accountId: string,
+  shipmentIds: string[],
+): Promise<ContainerRow[]> {
+  if (shipmentIds.length === 0) return [];
+  return containersWithShipment(db, accountId)
+    .select(CONTAINER_COLUMNS)
+    .where('c.shipment_id', 'in', [...new Set(shipmentIds)])
+    .orderBy('c.shipment_id')
+    .orderBy('c.number')
+    .execute();
+}
+
+/** Container ids per shipment (for the shipment's `containers` relationship). */
+export async function containerIdsByShipment(
+  db: Kysely<DB>,
+  accountId: string,
+  shipmentIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (shipmentIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('containers')
+    .select(['id', 'shipment_id'])
+    .where('account_id', '=', accountId)
+    .where('shipment_id', 'in', [...new Set(shipmentIds)])
+    .orderBy('shipment_id')
+    .orderBy('number')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.shipment_id) ?? [];
+    list.push(r.id);
+    out.set(r.shipment_id, list);
+  }
+  return out;
+}
+
+export interface ContainerFilter {
+  shipment_id?: string;
+  number?: string;
+  updated_start?: Date;
+  updated_end?: Date;
+  sort: { column: 'created_at' | 'updated_at'; desc: boolean };
+}
+
+export async function listContainers(
+  db: Kysely<DB>,
+  accountId: string,
+  f: ContainerFilter,
+  page: Page,
+): Promise<{ rows: ContainerRow[]; total: number }> {
+  let rowsQ = containersWithShipment(db, accountId);
+  let countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId);
+  if (f.shipment_id) {
+    rowsQ = rowsQ.where('c.shipment_id', '=', f.shipment_id);
+    countQ = countQ.where('c.shipment_id', '=', f.shipment_id);
+  }
+  if (f.number) {
+    rowsQ = rowsQ.where('c.number', '=', f.number);
+    countQ = countQ.where('c.number', '=', f.number);
+  }
+  if (f.updated_start) {
+    rowsQ = rowsQ.where('c.updated_at', '>=', f.updated_start);
+    countQ = countQ.where('c.updated_at', '>=', f.updated_start);
+  }
+  if (f.updated_end) {
+    rowsQ = rowsQ.where('c.updated_at', '<=', f.updated_end);
+    countQ = countQ.where('c.updated_at', '<=', f.updated_end);
+  }
+  const dir = f.sort.desc ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    rowsQ
+      .select(CONTAINER_COLUMNS)
+      .orderBy(`c.${f.sort.column}`, dir)
+      .orderBy('c.id', dir)
+      .limit(page.size)
+      .offset((page.number - 1) * page.size)
+      .execute(),
+    countQ.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/**
+ * Sets the shipment's next_refresh_at to now unless tracking has stopped. Does not touch
+ * updated_at: nothing about the data changed.
+ */
+export async function requestRefresh(
+  db: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+): Promise<'queued' | 'stopped'> {
+  const r = await db
+    .updateTable('shipments')
+    .set({ next_refresh_at: sql<Date>`now()` })
+    .where('account_id', '=', accountId)
+    .where('id', '=', shipmentId)
+    .where('line_tracking_stopped_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return r ? 'queued' : 'stopped';
+}
+
+// ---- transport events ------------------------------------------------------------------------
+
+export interface TransportEventRow {
+  id: string;
+  shipment_id: string;
+  container_id: string;
+  key: string;
+  event: string;
+  timestamp: Date | null;
+  timezone: string | null;
+  location_locode: string | null;
+  terminal_id: string | null;
+  vessel_id: string | null;
+  voyage_number: string | null;
+  data_source: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const EVENT_COLUMNS = [
+  'id',
+  'shipment_id',
+  'container_id',
+  'key',
+  'event',
+  'timestamp',
+  'timezone',
+  'location_locode',
+  'terminal_id',
+  'vessel_id',
+  'voyage_number',
+  'data_source',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A container's history, deterministic: timestamp ascending (nulls last), then semantic key. */
+export async function listTransportEvents(
+  db: Kysely<DB>,
+  accountId: string,
+  containerId: string,
+  page: Page,
+): Promise<{ rows: TransportEventRow[]; total: number }> {
+  const q = db
+    .selectFrom('transport_events')
+    .where('account_id', '=', accountId)
+    .where('container_id', '=', containerId);
+  const [rows, count] = await Promise.all([
+    q
+      .select(EVENT_COLUMNS)
+      .orderBy('timestamp', (ob) => ob.asc().nullsLast())
+      .orderBy('key')
+      .limit(page.size)
+      .offset((page.number - 1) * page.size)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findTransportEvent(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+): Promise<TransportEventRow | undefined> {
+  return db
+    .selectFrom('transport_events')
+    .select(EVENT_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Every transport event of the given containers, in history order per container. */
+export async function transportEventsOfContainers(
+  db: Kysely<DB>,
+  accountId: string,
+  containerIds: string[],
+): Promise<TransportEventRow[]> {
+  if (containerIds.length === 0) return [];
+  return db
+    .selectFrom('transport_events')
+    .select(EVENT_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('container_id', 'in', [...new Set(containerIds)])
+    .orderBy('container_id')
+    .orderBy('timestamp', (ob) => ob.asc().nullsLast())
+    .orderBy('key')
+    .execute();
+}
+
+/** What a container resource needs from its events: their ids, and the empty return's zone. */
+export interface EventSummary {
+  ids: string[];
+  empty_in_timezone: string | null;
+}
+
+export async function eventSummaries(
+  db: Kysely<DB>,
+  accountId: string,
+  containerIds: string[],
+): Promise<Map<string, EventSummary>> {
+  const out = new Map<string, EventSummary>();
+  if (containerIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('transport_events')
+    .select(['id', 'container_id', 'event', 'timezone'])
+    .where('account_id', '=', accountId)
+    .where('container_id', 'in', [...new Set(containerIds)])
+    .orderBy('container_id')
+    .orderBy('timestamp', (ob) => ob.asc().nullsLast())
+    .orderBy('key')
+    .execute();
+  return summarize(rows);
+}
+
+export function summarize(
+  rows: Array<{ id: string; container_id: string; event: string; timezone: string | null }>,
+): Map<string, EventSummary> {
+  const out = new Map<string, EventSummary>();
+  for (const r of rows) {
+    let s = out.get(r.container_id);
+    if (!s) {
+      s = { ids: [], empty_in_timezone: null };
+      out.set(r.container_id, s);
+    }
+    s.ids.push(r.id);
+    if (r.event === 'container.transport.empty_in') s.empty_in_timezone = r.timezone;
+  }
+  return out;
+}
+
+// ---- raw events ------------------------------------------------------------------------------
+
+export interface RawEventRow {
+  id: string;
+  shipment_id: string;
+  carrier_event_id: string;
+  equipment_reference: string | null;
+  event_type: string | null;
+  event_code: string | null;
+  classifier: string | null;
+  event_at: Date | null;
+  event_created_at: Date | null;
+  location_locode: string | null;
+  vessel_name: string | null;
+  vessel_imo: string | null;
+  voyage_number: string | null;
+  payload: unknown;
+  created_at: Date;
+}
+
+/**
+ * The raw events of a container: those of its shipment naming this container, plus those that
+ * name no container (vessel movements, document events). Ordered by event time, then id.
+ */
+export async function listRawEvents(
+  db: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+  containerNumber: string,
+  page: Page,
+): Promise<{ rows: RawEventRow[]; total: number }> {
+  const q = db
+    .selectFrom('raw_events')
+    .where('account_id', '=', accountId)
+    .where('shipment_id', '=', shipmentId)
+    .where((eb) =>
+      eb.or([eb('equipment_reference', '=', containerNumber), eb('equipment_reference', 'is', null)]),
+    );
+  const [rows, count] = await Promise.all([
+    q
+      .select([
+        'id',
+        'shipment_id',
+        'carrier_event_id',
+        'equipment_reference',
+        'event_type',
+        'event_code',
+        'classifier',
+        'event_at',
+        'event_created_at',
+        'location_locode',
+        'vessel_name',
+        'vessel_imo',
+        'voyage_number',
+        'payload',
+        'created_at',
+      ])
+      .orderBy('event_at', (ob) => ob.asc().nullsLast())
+      .orderBy('id')
+      .limit(page.size)
+      .offset((page.number - 1) * page.size)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+// ---- vessels (shared facts, no account) -------------------------------------------------------
+
+export async function vesselsByIds(db: Kysely<DB>, ids: Array<string | null>): Promise<Vessel[]> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return [];
+  return db.selectFrom('vessels').select(['id', 'imo', 'name']).where('id', 'in', wanted).execute();
+}
+
+/** Vessels by IMO, and by upper-cased name for vessels stored without one. */
+export async function vesselsByImoOrName(
+  db: Kysely<DB>,
+  imos: string[],
+  names: string[],
+): Promise<Array<Vessel & { name_key: string | null }>> {
+  const i = [...new Set(imos)];
+  const n = [...new Set(names.map((x) => x.toUpperCase()))];
+  if (i.length === 0 && n.length === 0) return [];
+  return db
+    .selectFrom('vessels')
+    .select(['id', 'imo', 'name', 'name_key'])
+    .where((eb) =>
+      eb.or([...(i.length ? [eb('imo', 'in', i)] : []), ...(n.length ? [eb('name_key', 'in', n)] : [])]),
+    )
+    .execute();
+}
+
+export async function findVessel(
+  db: Kysely<DB>,
+  by: { id: string } | { imo: string },
+): Promise<Vessel | undefined> {
+  const q = db.selectFrom('vessels').select(['id', 'imo', 'name']);
+  return 'id' in by
+    ? q.where('id', '=', by.id).executeTakeFirst()
+    : q.where('imo', '=', by.imo).executeTakeFirst();
+}

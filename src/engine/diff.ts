@@ -1,0 +1,398 @@
+import type {
+  ContainerStatus,
+  NormalizedContainer,
+  NormalizedSnapshot,
+  NormalizedTransportEvent,
+  VesselRef,
+} from './types.ts';
+
+// Change detection, pure: the stored state and a new normalized snapshot in, the writes and the
+// domain events out. Identical inputs produce an empty plan, so re-reading unchanged carrier
+// data records nothing. Terminals arrive already resolved to ids (reference data); vessels are
+// compared by IMO, else by name.
+
+export interface ShipmentFacts {
+  port_of_lading_locode: string | null;
+  port_of_discharge_locode: string | null;
+  destination_locode: string | null;
+  transshipment_locodes: string[];
+  pod_terminal_id: string | null;
+  pod_vessel: VesselRef | null;
+  pod_voyage_number: string | null;
+  pol_etd_at: string | null;
+  pol_atd_at: string | null;
+  pod_eta_at: string | null;
+  pod_ata_at: string | null;
+  destination_eta_at: string | null;
+  destination_ata_at: string | null;
+}
+
+export const CONTAINER_FIELDS = [
+  'equipment_type',
+  'equipment_length',
+  'equipment_height',
+  'iso_equipment_code',
+  'seal_number',
+  'pod_terminal_id',
+  'pod_arrived_at',
+  'pod_discharged_at',
+  'pod_full_out_at',
+  'empty_terminated_at',
+  'pod_rail_loaded_at',
+  'pod_rail_departed_at',
+  'ind_eta_at',
+  'ind_ata_at',
+  'ind_rail_unloaded_at',
+  'final_destination_full_out_at',
+  'current_status',
+] as const;
+export type ContainerField = (typeof CONTAINER_FIELDS)[number];
+export type ContainerFacts = { [K in ContainerField]: string | number | null } & {
+  current_status: ContainerStatus | string;
+};
+
+export interface EventFacts {
+  key: string;
+  event: string;
+  timestamp: string | null;
+  timestamp_inferred_zone: boolean;
+  timezone: string | null;
+  location_locode: string | null;
+  terminal_id: string | null;
+  vessel: VesselRef | null;
+  voyage_number: string | null;
+  data_source: string;
+}
+
+export interface StoredContainer {
+  id: string;
+  number: string;
+  facts: ContainerFacts;
+  events: Array<EventFacts & { id: string }>;
+}
+
+export interface StoredState {
+  shipment: ShipmentFacts;
+  containers: StoredContainer[];
+}
+
+export type Change = [old: unknown, new: unknown];
+
+export interface DomainEventPlan {
+  event: string;
+  container_number: string | null;
+  /** What the event is about: a transport event (by container + key), the shipment, or the container. */
+  reference:
+    | { kind: 'transport_event'; key: string }
+    | { kind: 'estimated_event'; index: number }
+    | { kind: 'container' }
+    | { kind: 'container_event' };
+  changeset?: Record<string, Change>;
+}
+
+export interface EstimatePlan {
+  event: string;
+  container_number: string | null;
+  estimated_timestamp: string;
+  previous_timestamp: string | null;
+  location_locode: string | null;
+  vessel: VesselRef | null;
+  voyage_number: string | null;
+}
+
+export interface Plan {
+  shipment: Partial<ShipmentFacts>;
+  /** Containers to create, with their events. */
+  newContainers: Array<{ number: string; facts: ContainerFacts; events: EventFacts[] }>;
+  containerUpdates: Array<{
+    id: string;
+    number: string;
+    changes: Partial<ContainerFacts>;
+    changeset: Record<string, Change>;
+  }>;
+  newEvents: Array<{ container_number: string; event: EventFacts }>;
+  eventUpdates: Array<{ id: string; container_number: string; event: EventFacts }>;
+  estimates: EstimatePlan[];
+  domainEvents: DomainEventPlan[];
+  /** Anything at all changed (for no_updates_at_line). */
+  changed: boolean;
+}
+
+export interface Resolve {
+  terminalId(ref: { port_locode: string; smdg_code: string } | null): string | null;
+}
+
+export function snapshotFacts(
+  snapshot: NormalizedSnapshot,
+  resolve: Resolve,
+): {
+  shipment: ShipmentFacts;
+  containers: Array<{
+    number: string;
+    facts: ContainerFacts;
+    events: EventFacts[];
+    source: NormalizedContainer;
+  }>;
+} {
+  const s = snapshot.shipment;
+  const podTerminalId = resolve.terminalId(s.pod_terminal);
+  const shipment: ShipmentFacts = {
+    port_of_lading_locode: s.port_of_lading_locode,
+    port_of_discharge_locode: s.port_of_discharge_locode,
+    destination_locode: s.destination_locode,
+    transshipment_locodes: s.transshipment_locodes,
+    pod_terminal_id: podTerminalId,
+    pod_vessel: normVessel(s.pod_vessel),
+    pod_voyage_number: s.pod_voyage_number,
+    pol_etd_at: s.pol_etd_at,
+    pol_atd_at: s.pol_atd_at,
+    pod_eta_at: s.pod_eta_at,
+    pod_ata_at: s.pod_ata_at,
+    destination_eta_at: s.destination_eta_at,
+    destination_ata_at: s.destination_ata_at,
+  };
+  const containers = snapshot.containers.map((c) => ({
+    number: c.number,
+    source: c,
+    facts: {
+      equipment_type: c.equipment_type,
+      equipment_length: c.equipment_length,
+      equipment_height: c.equipment_height,
+      iso_equipment_code: c.iso_equipment_code,
+      seal_number: c.seal_number,
+      pod_terminal_id: podTerminalId,
+      pod_arrived_at: c.pod_arrived_at,
+      pod_discharged_at: c.pod_discharged_at,
+      pod_full_out_at: c.pod_full_out_at,
+      empty_terminated_at: c.empty_terminated_at,
+      pod_rail_loaded_at: c.pod_rail_loaded_at,
+      pod_rail_departed_at: c.pod_rail_departed_at,
+      ind_eta_at: c.ind_eta_at,
+      ind_ata_at: c.ind_ata_at,
+      ind_rail_unloaded_at: c.ind_rail_unloaded_at,
+      final_destination_full_out_at: c.final_destination_full_out_at,
+      current_status: c.current_status,
+    } satisfies ContainerFacts,
+    events: c.transport_events.map((e) => eventFacts(e, resolve)),
+  }));
+  return { shipment, containers };
+}
+
+function eventFacts(e: NormalizedTransportEvent, resolve: Resolve): EventFacts {
+  return {
+    key: e.key,
+    event: e.event,
+    timestamp: e.timestamp,
+    timestamp_inferred_zone: e.timestamp_inferred_zone,
+    timezone: e.timezone,
+    location_locode: e.location_locode,
+    terminal_id: resolve.terminalId(e.terminal),
+    vessel: normVessel(e.vessel),
+    voyage_number: e.voyage_number,
+    data_source: e.data_source,
+  };
+}
+
+function normVessel(v: VesselRef | null): VesselRef | null {
+  if (!v || (!v.imo && !v.name)) return null;
+  return { imo: v.imo ?? null, name: v.name ?? null };
+}
+
+const sameVessel = (a: VesselRef | null, b: VesselRef | null) =>
+  a === b || (!!a && !!b && (a.imo && b.imo ? a.imo === b.imo : a.name === b.name));
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a && b && typeof a === 'object' && typeof b === 'object')
+    return sameVessel(a as VesselRef, b as VesselRef);
+  if (typeof a === 'string' && typeof b === 'string' && isIso(a) && isIso(b))
+    return Date.parse(a) === Date.parse(b);
+  return a === b;
+}
+
+const isIso = (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s);
+
+const EVENT_COMPARED: Array<keyof EventFacts> = [
+  'event',
+  'timestamp',
+  'timezone',
+  'location_locode',
+  'terminal_id',
+  'vessel',
+  'voyage_number',
+];
+
+/**
+ * Plans the writes and domain events that bring `stored` to `snapshot`. `initial` (the shipment
+ * was just created) records the state without announcing each piece of it.
+ */
+export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>, initial: boolean): Plan {
+  const plan: Plan = {
+    shipment: {},
+    newContainers: [],
+    containerUpdates: [],
+    newEvents: [],
+    eventUpdates: [],
+    estimates: [],
+    domainEvents: [],
+    changed: false,
+  };
+  for (const k of Object.keys(next.shipment) as Array<keyof ShipmentFacts>) {
+    // A carrier that stops reporting a value (e.g. an ETA after arrival) does not erase what we know.
+    if (next.shipment[k] === null && stored.shipment[k] !== null && k !== 'pod_terminal_id') continue;
+    if (!sameValue(stored.shipment[k], next.shipment[k]))
+      (plan.shipment as Record<string, unknown>)[k] = next.shipment[k];
+  }
+
+  const storedByNumber = new Map(stored.containers.map((c) => [c.number, c]));
+  const transportEvents: Array<DomainEventPlan & { at: string | null }> = [];
+  const containerNumbers = next.containers.map((c) => c.number);
+
+  for (const c of next.containers) {
+    const old = storedByNumber.get(c.number);
+    if (!old) {
+      plan.newContainers.push({ number: c.number, facts: c.facts, events: c.events });
+      if (!initial) {
+        plan.domainEvents.push({
+          event: 'container.created',
+          container_number: c.number,
+          reference: { kind: 'container_event' },
+        });
+        for (const e of c.events) {
+          transportEvents.push({
+            event: e.event,
+            container_number: c.number,
+            reference: { kind: 'transport_event', key: e.key },
+            at: e.timestamp,
+          });
+        }
+      }
+      continue;
+    }
+    const changes: Partial<ContainerFacts> = {};
+    const changeset: Record<string, Change> = {};
+    for (const f of CONTAINER_FIELDS) {
+      const was = old.facts[f];
+      const now = c.facts[f];
+      if (now === null && was !== null && f !== 'pod_terminal_id') continue;
+      if (!sameValue(was, now)) {
+        (changes as Record<string, unknown>)[f] = now;
+        changeset[f] = [was, now];
+      }
+    }
+    if (Object.keys(changes).length)
+      plan.containerUpdates.push({ id: old.id, number: c.number, changes, changeset });
+
+    const oldEvents = new Map(old.events.map((e) => [e.key, e]));
+    for (const e of c.events) {
+      const prev = oldEvents.get(e.key);
+      if (!prev) {
+        plan.newEvents.push({ container_number: c.number, event: e });
+        if (!initial) {
+          transportEvents.push({
+            event: e.event,
+            container_number: c.number,
+            reference: { kind: 'transport_event', key: e.key },
+            at: e.timestamp,
+          });
+        }
+      } else if (EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k]))) {
+        plan.eventUpdates.push({ id: prev.id, container_number: c.number, event: e });
+        // A correction (new time or place for the same milestone) is announced again.
+        if (!initial) {
+          transportEvents.push({
+            event: e.event,
+            container_number: c.number,
+            reference: { kind: 'transport_event', key: e.key },
+            at: e.timestamp,
+          });
+        }
+      }
+    }
+  }
+
+  // Transport events in journey order, then estimates, then container attribute changes.
+  transportEvents.sort(
+    (a, b) => (a.at ?? '\uffff').localeCompare(b.at ?? '\uffff') || a.event.localeCompare(b.event),
+  );
+  plan.domainEvents.push(...transportEvents.map(({ at: _at, ...d }) => d));
+
+  if (!initial) {
+    const estimate = (event: string, field: 'pod_eta_at' | 'pol_etd_at', location: string | null) => {
+      const now = next.shipment[field];
+      const was = stored.shipment[field];
+      if (now === null || sameValue(was, now)) return;
+      const base = {
+        estimated_timestamp: now,
+        previous_timestamp: was,
+        location_locode: location,
+        vessel: next.shipment.pod_vessel,
+        voyage_number: next.shipment.pod_voyage_number,
+      };
+      if (field === 'pod_eta_at') {
+        plan.estimates.push({ event: 'shipment.estimated.arrival', container_number: null, ...base });
+        plan.domainEvents.push({
+          event: 'shipment.estimated.arrival',
+          container_number: null,
+          reference: { kind: 'estimated_event', index: plan.estimates.length - 1 },
+        });
+      }
+      for (const n of containerNumbers) {
+        plan.estimates.push({ event, container_number: n, ...base });
+        plan.domainEvents.push({
+          event,
+          container_number: n,
+          reference: { kind: 'estimated_event', index: plan.estimates.length - 1 },
+        });
+      }
+    };
+    estimate(
+      'container.transport.estimated.vessel_arrived',
+      'pod_eta_at',
+      next.shipment.port_of_discharge_locode,
+    );
+    estimate(
+      'container.transport.estimated.vessel_departed',
+      'pol_etd_at',
+      next.shipment.port_of_lading_locode,
+    );
+    for (const c of next.containers) {
+      const old = storedByNumber.get(c.number);
+      const now = c.facts.ind_eta_at as string | null;
+      if (!old || now === null || sameValue(old.facts.ind_eta_at, now)) continue;
+      plan.estimates.push({
+        event: 'container.transport.estimated.arrived_at_inland_destination',
+        container_number: c.number,
+        estimated_timestamp: now,
+        previous_timestamp: old.facts.ind_eta_at as string | null,
+        location_locode: next.shipment.destination_locode,
+        vessel: null,
+        voyage_number: null,
+      });
+      plan.domainEvents.push({
+        event: 'container.transport.estimated.arrived_at_inland_destination',
+        container_number: c.number,
+        reference: { kind: 'estimated_event', index: plan.estimates.length - 1 },
+      });
+    }
+    for (const u of plan.containerUpdates) {
+      const { ind_eta_at: _eta, ...changeset } = u.changeset;
+      if (Object.keys(changeset).length) {
+        plan.domainEvents.push({
+          event: 'container.updated',
+          container_number: u.number,
+          reference: { kind: 'container_event' },
+          changeset,
+        });
+      }
+    }
+  }
+
+  plan.changed =
+    Object.keys(plan.shipment).length > 0 ||
+    plan.newContainers.length > 0 ||
+    plan.containerUpdates.length > 0 ||
+    plan.newEvents.length > 0 ||
+    plan.eventUpdates.length > 0;
+  return plan;
+}

@@ -1,0 +1,173 @@
+// Raw DCSA T&T v2.2 events -> NormalizedSnapshot. Pure, deterministic and idempotent: the output
+// depends only on the *set* of distinct events, never on their order or on duplicates, so the
+// engine can recompute from every stored raw event and diff (CARRIER-NOTES §5.7). Never throws.
+//
+// Pipeline: parse -> dedupe by eventID -> dedupe by semantic key (a later eventCreatedDateTime is
+// a correction or re-estimate) -> per container: legs and port roles (roles.ts), then the
+// CARRIER-NOTES §4 table (event-mapping.ts) -> collapse by output key -> sort.
+//
+// Choices where the notes leave room:
+// - Export side = up to the first water load (feeders included); import side = from the POD
+//   discharge on. Gate events outside both (e.g. mid-journey) and pre-carriage rail stay raw.
+//   With no route or no time, a gate code's natural side is assumed (GTOT EMPTY = export, ...).
+// - Inland destination = place of the latest on-carriage arrival after the POD (non-vessel
+//   ARRI, rail/truck DISC, laden GTIN at INTE/RAMP, end of a trailing feeder), if not the POD.
+// - Estimates: EST beats PLN, then the newest eventCreatedDateTime. Shipment ETA/ETD fields keep
+//   the latest estimate even after the actual happened; estimated_events drop it.
+// - Vessel calls of the booking apply to every container; containers without LOAD/DISC moves
+//   use legs built from those calls. Shipment fields come from the first container (by number)
+//   that has a mainline leg.
+// - Counts are of distinct events (by eventID, else content), so repeats never change them.
+
+import { normalizeEquipmentReference } from '../carriers/dcsa/parse.ts';
+import type { NumberType } from '../carriers/types.ts';
+import { deriveContainer } from './container.ts';
+import { isBookingCancellation, isBookingStateEvent } from './event-mapping.ts';
+import { type Ev, newer, prepare } from './prepare.ts';
+import { assignRoles, buildLegs, type Move, type Route } from './roles.ts';
+import type { NormalizedShipment, NormalizedSnapshot } from './types.ts';
+
+export interface NormalizeContext {
+  numberType: NumberType;
+  number: string;
+  zoneOf: (locode: string) => string | null;
+  /** Carrier quirk switch: a trailing `Z` is really local time at the location. Default false. */
+  zuluIsLocal?: boolean;
+  /** Longest transit (hours) of a leading/trailing vessel leg still counted as a feeder. Default 48. */
+  feederMaxTransitHours?: number;
+}
+
+export function normalize(rawEvents: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
+  const list = Array.isArray(rawEvents) ? rawEvents : [];
+  try {
+    return normalizeUnchecked(list, ctx);
+  } catch {
+    // Unreachable by design (fuzz-tested); if it ever happens, degrade to "nothing usable".
+    return emptySnapshot(0, list.length);
+  }
+}
+
+/** normalize() without the safety net, so tests can prove the net is never needed. */
+export function normalizeUnchecked(rawEvents: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
+  return normalizeUnsafe(Array.isArray(rawEvents) ? rawEvents : [], ctx);
+}
+
+function emptyShipment(): NormalizedShipment {
+  return {
+    port_of_lading_locode: null,
+    port_of_discharge_locode: null,
+    destination_locode: null,
+    transshipment_locodes: [],
+    pod_terminal: null,
+    pod_vessel: null,
+    pod_voyage_number: null,
+    pol_etd_at: null,
+    pol_atd_at: null,
+    pod_eta_at: null,
+    pod_ata_at: null,
+    destination_eta_at: null,
+    destination_ata_at: null,
+  };
+}
+
+function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
+  return {
+    shipment: emptyShipment(),
+    containers: [],
+    booking_cancelled: false,
+    parsed_event_count: parsed,
+    skipped_event_count: skipped,
+  };
+}
+
+function normalizeUnsafe(raws: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
+  const { evs, parsed, skipped } = prepare(raws, ctx);
+  const snapshot = emptySnapshot(parsed, skipped);
+  if (evs.length === 0) return snapshot;
+  snapshot.booking_cancelled = bookingCancelled(evs);
+
+  const transport = evs.filter((e) => e.p.eventType === 'TRANSPORT');
+  const byContainer = new Map<string, Ev[]>();
+  const unassigned: Ev[] = [];
+  for (const e of evs) {
+    if (e.p.eventType !== 'EQUIPMENT') continue;
+    if (e.container === null) unassigned.push(e);
+    else {
+      const group = byContainer.get(e.container);
+      if (group) group.push(e);
+      else byContainer.set(e.container, [e]);
+    }
+  }
+  // A container lookup answered with vessel calls only still describes that container.
+  const lookedUp = ctx.numberType === 'container' ? normalizeEquipmentReference(ctx.number) : null;
+  if (lookedUp && byContainer.size === 0) byContainer.set(lookedUp, []);
+  // An equipment event without a container reference belongs to the only container, if any.
+  if (unassigned.length > 0 && byContainer.size === 1) {
+    const [only] = byContainer.values();
+    only!.push(...unassigned);
+  }
+
+  const opts = { feederMaxTransitHours: ctx.feederMaxTransitHours };
+  // Legs from the booking's vessel calls, for containers without LOAD/DISC moves yet.
+  let callRoute: Route | undefined;
+  const routeFromCalls = (): Route => {
+    callRoute ??= assignRoles(buildLegs(movesFrom(transport)), opts);
+    return callRoute;
+  };
+
+  const derived = [...byContainer.keys()].sort().map((number) => {
+    const own = byContainer.get(number)!;
+    const moves = movesFrom(own);
+    const legs = moves.length > 0 ? buildLegs(moves) : [];
+    const route = legs.length > 0 ? assignRoles(legs, opts) : routeFromCalls();
+    return deriveContainer(number, evs, own, transport, route);
+  });
+  snapshot.containers = derived.map((d) => d.container);
+
+  const ref =
+    derived.find((d) => d.route.main.length > 0) ?? deriveContainer('', evs, [], transport, routeFromCalls());
+  snapshot.shipment = ref.shipment;
+  return snapshot;
+}
+
+function bookingCancelled(evs: Ev[]): boolean {
+  let latest: Ev | null = null;
+  for (const e of evs) {
+    if (e.p.eventType !== 'SHIPMENT' || !isBookingStateEvent(e.p.code, e.p.documentTypeCode)) continue;
+    if (!latest || newer(e, latest)) latest = e;
+  }
+  return (
+    latest?.p.eventType === 'SHIPMENT' && isBookingCancellation(latest.p.code, latest.p.documentTypeCode)
+  );
+}
+
+/** Water moves: laden VESSEL/BARGE LOAD/DISC; or, for vessel calls, DEPA/ARRI as load/discharge. */
+function movesFrom(evs: Ev[]): Move[] {
+  const moves: Move[] = [];
+  for (const e of evs) {
+    const p = e.p;
+    let kind: 'LOAD' | 'DISC' | null = null;
+    if (p.eventType === 'EQUIPMENT' && p.emptyIndicator !== 'EMPTY') {
+      // A load or discharge without a transport call is, in practice, a vessel move.
+      if (e.mode === null || e.mode === 'VESSEL' || e.mode === 'BARGE') {
+        kind = p.code === 'LOAD' ? 'LOAD' : p.code === 'DISC' ? 'DISC' : null;
+      }
+    } else if (p.eventType === 'TRANSPORT' && (e.mode === 'VESSEL' || e.mode === 'BARGE')) {
+      kind = p.code === 'DEPA' ? 'LOAD' : p.code === 'ARRI' ? 'DISC' : null;
+    }
+    if (!kind) continue;
+    moves.push({
+      idx: e.idx,
+      kind,
+      mode: e.mode === 'BARGE' ? 'BARGE' : 'VESSEL',
+      actual: p.classifier === 'ACT',
+      timeMs: e.time?.ms ?? null,
+      createdMs: e.createdMs,
+      locode: e.locode,
+      vesselImo: e.tc?.vesselImo ?? null,
+      vesselName: e.tc?.vesselName?.toUpperCase() ?? null,
+      tiebreak: e.semKey,
+    });
+  }
+  return moves;
+}

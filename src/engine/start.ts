@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { CarrierAdapter } from '../carriers/types.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { type ClaimedRequest, type ClaimedShipment, claimDueRequests, claimDueShipments } from './claims.ts';
+import { type EngineDeps, processShipmentRefresh, processTrackingRequest } from './process.ts';
+import { type Loop, startLoop, workerId } from './worker.ts';
+
+export interface Engine {
+  owner: string;
+  wake(kind?: 'tracking_request' | 'refresh' | 'webhook'): void;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  database: Database;
+  config: Config;
+  log: Logger;
+  carriers: ReadonlyMap<string, CarrierAdapter>;
+  now?: () => Date;
+  owner?: string;
+  /** Extra loops that share this worker process (webhook delivery). */
+  extraLoops?: (owner: string) => Array<{ kind: 'webhook'; loop: Loop }>;
+  onDomainEvents?: () => void;
+  onCarrierCall?: EngineDeps['onCarrierCall'];
+}
+
+/** The monitoring worker: tracking-request attempts and shipment refreshes, leased from the database. */
+export function startEngine(o: EngineOptions): Engine {
+  const owner = o.owner ?? workerId();
+  const w = o.config.worker;
+  const extra = o.extraLoops?.(owner) ?? [];
+  const deps: EngineDeps = {
+    db: o.database.db,
+    carriers: o.carriers,
+    config: o.config,
+    log: o.log,
+    owner,
+    now: o.now,
+    onCarrierCall: o.onCarrierCall,
+    onDomainEvents: () => {
+      for (const e of extra) e.loop.wake();
+      o.onDomainEvents?.();
+    },
+  };
+  const onError = (what: string) => (err: unknown, item: unknown) =>
+    o.log.error(
+      { err, item: (item as { id?: string } | null)?.id },
+      `${what} failed; it is retried when its lease expires`,
+    );
+  const requests = startLoop<ClaimedRequest>({
+    name: 'tracking_requests',
+    concurrency: w.concurrency,
+    pollIntervalMs: w.pollIntervalMs,
+    claim: (n) => claimDueRequests(o.database.db, owner, n, w.leaseMs),
+    run: (tr) => processTrackingRequest(deps, tr),
+    onError: onError('tracking request attempt'),
+  });
+  const refreshes = startLoop<ClaimedShipment>({
+    name: 'shipment_refreshes',
+    concurrency: w.concurrency,
+    pollIntervalMs: w.pollIntervalMs,
+    claim: (n) => claimDueShipments(o.database.db, owner, n, w.leaseMs),
+    run: (s) => processShipmentRefresh(deps, s),
+    onError: onError('shipment refresh'),
+  });
+  return {
+    owner,
+    wake(kind) {
+      if (!kind || kind === 'tracking_request') requests.wake();
+      if (!kind || kind === 'refresh') refreshes.wake();
+      if (!kind || kind === 'webhook') for (const e of extra) e.loop.wake();
+    },
+    async stop() {
+      await Promise.all([requests.stop(), refreshes.stop(), ...extra.map((e) => e.loop.stop())]);
+    },
+  };
+}

@@ -1,0 +1,344 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { eventIdOf, parseDcsaEvent } from '../carriers/dcsa/parse.ts';
+import type { DB } from '../db/schema.ts';
+import { type NewDomainEvent, recordDomainEvents } from '../domain-events/record.ts';
+import { iso } from '../http/jsonapi.ts';
+import type { ContainerFacts, EventFacts, Plan, ShipmentFacts, StoredState } from './diff.ts';
+import { ensureVessels, vesselKey } from './vessels.ts';
+
+// Reads the stored normalized state of a shipment and writes a diff plan back, inside the
+// caller's transaction. Row types stay here.
+
+const SHIPMENT_TIME_FIELDS = [
+  'pol_etd_at',
+  'pol_atd_at',
+  'pod_eta_at',
+  'pod_ata_at',
+  'destination_eta_at',
+  'destination_ata_at',
+] as const;
+
+const CONTAINER_TIME_FIELDS = [
+  'pod_arrived_at',
+  'pod_discharged_at',
+  'pod_full_out_at',
+  'empty_terminated_at',
+  'pod_rail_loaded_at',
+  'pod_rail_departed_at',
+  'ind_eta_at',
+  'ind_ata_at',
+  'ind_rail_unloaded_at',
+  'final_destination_full_out_at',
+] as const;
+
+export async function loadStoredState(
+  tx: Kysely<DB>,
+  shipmentId: string,
+): Promise<StoredState & { pod_original_eta_at: string | null }> {
+  const s = await tx
+    .selectFrom('shipments')
+    .leftJoin('vessels', 'vessels.id', 'shipments.pod_vessel_id')
+    .selectAll('shipments')
+    .select(['vessels.imo as vessel_imo', 'vessels.name as vessel_name'])
+    .where('shipments.id', '=', shipmentId)
+    .executeTakeFirstOrThrow();
+  const containers = await tx
+    .selectFrom('containers')
+    .selectAll()
+    .where('shipment_id', '=', shipmentId)
+    .execute();
+  const events = containers.length
+    ? await tx
+        .selectFrom('transport_events')
+        .leftJoin('vessels', 'vessels.id', 'transport_events.vessel_id')
+        .selectAll('transport_events')
+        .select(['vessels.imo as vessel_imo', 'vessels.name as vessel_name'])
+        .where('transport_events.shipment_id', '=', shipmentId)
+        .execute()
+    : [];
+  const shipment: ShipmentFacts = {
+    port_of_lading_locode: s.port_of_lading_locode,
+    port_of_discharge_locode: s.port_of_discharge_locode,
+    destination_locode: s.destination_locode,
+    transshipment_locodes: s.transshipment_locodes,
+    pod_terminal_id: s.pod_terminal_id,
+    pod_vessel: s.vessel_imo || s.vessel_name ? { imo: s.vessel_imo, name: s.vessel_name } : null,
+    pod_voyage_number: s.pod_voyage_number,
+    pol_etd_at: iso(s.pol_etd_at),
+    pol_atd_at: iso(s.pol_atd_at),
+    pod_eta_at: iso(s.pod_eta_at),
+    pod_ata_at: iso(s.pod_ata_at),
+    destination_eta_at: iso(s.destination_eta_at),
+    destination_ata_at: iso(s.destination_ata_at),
+  };
+  return {
+    shipment,
+    pod_original_eta_at: iso(s.pod_original_eta_at),
+    containers: containers.map((c) => {
+      const facts = {
+        equipment_type: c.equipment_type,
+        equipment_length: c.equipment_length,
+        equipment_height: c.equipment_height,
+        iso_equipment_code: c.iso_equipment_code,
+        seal_number: c.seal_number,
+        pod_terminal_id: c.pod_terminal_id,
+        current_status: c.current_status,
+      } as ContainerFacts;
+      for (const f of CONTAINER_TIME_FIELDS) (facts as Record<string, unknown>)[f] = iso(c[f]);
+      return {
+        id: c.id,
+        number: c.number,
+        facts,
+        events: events
+          .filter((e) => e.container_id === c.id)
+          .map((e) => ({
+            id: e.id,
+            key: e.key,
+            event: e.event,
+            timestamp: iso(e.timestamp),
+            timestamp_inferred_zone: e.timestamp_inferred_zone,
+            timezone: e.timezone,
+            location_locode: e.location_locode,
+            terminal_id: e.terminal_id,
+            vessel: e.vessel_imo || e.vessel_name ? { imo: e.vessel_imo, name: e.vessel_name } : null,
+            voyage_number: e.voyage_number,
+            data_source: e.data_source,
+          })),
+      };
+    }),
+  };
+}
+
+export interface ApplyContext {
+  accountId: string;
+  shipmentId: string;
+  trackingRequestId: string | null;
+  podOriginalEtaAt: string | null;
+}
+
+/** Writes the plan and its domain events. Returns the domain events recorded (for tests/metrics). */
+export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): Promise<NewDomainEvent[]> {
+  const vesselIds = await ensureVessels(tx, [
+    plan.shipment.pod_vessel ?? null,
+    ...plan.newContainers.flatMap((c) => c.events.map((e) => e.vessel)),
+    ...plan.newEvents.map((e) => e.event.vessel),
+    ...plan.eventUpdates.map((e) => e.event.vessel),
+    ...plan.estimates.map((e) => e.vessel),
+  ]);
+  const vid = (v: { imo: string | null; name: string | null } | null | undefined) =>
+    v ? (vesselIds.get(vesselKey(v)) ?? null) : null;
+
+  // Shipment attributes.
+  const { pod_vessel, ...shipmentRest } = plan.shipment;
+  const shipmentPatch: Record<string, unknown> = { ...shipmentRest };
+  if ('pod_vessel' in plan.shipment) shipmentPatch.pod_vessel_id = vid(pod_vessel);
+  // The first arrival estimate the line gave is kept for good.
+  if (plan.shipment.pod_eta_at && !ctx.podOriginalEtaAt)
+    shipmentPatch.pod_original_eta_at = plan.shipment.pod_eta_at;
+  if (Object.keys(shipmentPatch).length) {
+    await tx.updateTable('shipments').set(shipmentPatch).where('id', '=', ctx.shipmentId).execute();
+  }
+
+  // Containers.
+  const containerIds = new Map<string, string>();
+  for (const c of await tx
+    .selectFrom('containers')
+    .select(['id', 'number'])
+    .where('shipment_id', '=', ctx.shipmentId)
+    .execute()) {
+    containerIds.set(c.number, c.id);
+  }
+  if (plan.newContainers.length) {
+    const rows = plan.newContainers.map((c) => {
+      const id = randomUUID();
+      containerIds.set(c.number, id);
+      return {
+        id,
+        account_id: ctx.accountId,
+        shipment_id: ctx.shipmentId,
+        number: c.number,
+        ...containerColumns(c.facts),
+      };
+    });
+    await tx.insertInto('containers').values(rows).execute();
+  }
+  for (const u of plan.containerUpdates) {
+    await tx
+      .updateTable('containers')
+      .set({ ...containerColumns(u.changes), updated_at: sql<Date>`now()` })
+      .where('id', '=', u.id)
+      .execute();
+  }
+
+  // Transport events.
+  const eventIds = new Map<string, string>();
+  const inserts = [
+    ...plan.newContainers.flatMap((c) => c.events.map((e) => ({ container_number: c.number, event: e }))),
+    ...plan.newEvents,
+  ].map(({ container_number, event }) => {
+    const id = randomUUID();
+    eventIds.set(`${container_number}|${event.key}`, id);
+    return {
+      id,
+      account_id: ctx.accountId,
+      shipment_id: ctx.shipmentId,
+      container_id: containerIds.get(container_number)!,
+      ...eventColumns(event, vid(event.vessel)),
+    };
+  });
+  for (let i = 0; i < inserts.length; i += 500) {
+    await tx
+      .insertInto('transport_events')
+      .values(inserts.slice(i, i + 500))
+      .execute();
+  }
+  for (const u of plan.eventUpdates) {
+    eventIds.set(`${u.container_number}|${u.event.key}`, u.id);
+    await tx
+      .updateTable('transport_events')
+      .set({ ...eventColumns(u.event, vid(u.event.vessel)), updated_at: sql<Date>`now()` })
+      .where('id', '=', u.id)
+      .execute();
+  }
+
+  // Estimated events (the record behind each estimate-change notification).
+  const estimateIds = plan.estimates.map(() => randomUUID());
+  if (plan.estimates.length) {
+    await tx
+      .insertInto('estimated_events')
+      .values(
+        plan.estimates.map((e, i) => ({
+          id: estimateIds[i]!,
+          account_id: ctx.accountId,
+          shipment_id: ctx.shipmentId,
+          container_id: e.container_number ? (containerIds.get(e.container_number) ?? null) : null,
+          event: e.event,
+          estimated_timestamp: e.estimated_timestamp,
+          previous_timestamp: e.previous_timestamp,
+          location_locode: e.location_locode,
+          timezone: null,
+          vessel_id: vid(e.vessel),
+          voyage_number: e.voyage_number,
+        })),
+      )
+      .execute();
+  }
+
+  const domainEvents: NewDomainEvent[] = plan.domainEvents.map((d) => {
+    const containerId = d.container_number ? (containerIds.get(d.container_number) ?? null) : null;
+    const base = {
+      event: d.event,
+      account_id: ctx.accountId,
+      tracking_request_id: ctx.trackingRequestId,
+      shipment_id: ctx.shipmentId,
+      container_id: containerId,
+    };
+    switch (d.reference.kind) {
+      case 'transport_event':
+        return {
+          ...base,
+          reference_type: 'transport_event',
+          reference_id: eventIds.get(`${d.container_number}|${d.reference.key}`)!,
+        };
+      case 'estimated_event':
+        return { ...base, reference_type: 'estimated_event', reference_id: estimateIds[d.reference.index]! };
+      case 'container':
+        return { ...base, reference_type: 'container', reference_id: containerId! };
+      case 'container_event':
+        return {
+          ...base,
+          reference_type:
+            d.event === 'container.created' ? 'container_created_event' : 'container_updated_event',
+          changeset: d.changeset ?? null,
+        };
+      default:
+        throw new Error(`unknown reference kind ${(d.reference as { kind: string }).kind}`);
+    }
+  });
+  await recordDomainEvents(tx, domainEvents);
+  return domainEvents;
+}
+
+function containerColumns(f: Partial<ContainerFacts>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) out[k] = v;
+  return out;
+}
+
+function eventColumns(e: EventFacts, vesselId: string | null) {
+  return {
+    key: e.key,
+    event: e.event,
+    timestamp: e.timestamp,
+    timestamp_inferred_zone: e.timestamp_inferred_zone,
+    timezone: e.timezone,
+    location_locode: e.location_locode,
+    terminal_id: e.terminal_id,
+    vessel_id: vesselId,
+    voyage_number: e.voyage_number,
+    data_source: e.data_source,
+  };
+}
+
+/** Keeps the carrier's events as received: upsert by carrier event id (a hash when it has none). */
+export async function storeRawEvents(
+  tx: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+  raw: unknown[],
+): Promise<void> {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const r of raw) {
+    const payload = JSON.stringify(r ?? null);
+    const id = eventIdOf(r) ?? `sha256:${createHash('sha256').update(payload).digest('hex')}`;
+    const p = parseDcsaEvent(r);
+    const tc = p && p.eventType !== 'SHIPMENT' ? p.transportCall : null;
+    const loc =
+      p?.eventType === 'EQUIPMENT' ? (p.eventLocation?.locode ?? tc?.locode ?? null) : (tc?.locode ?? null);
+    rows.set(id, {
+      id: randomUUID(),
+      account_id: accountId,
+      shipment_id: shipmentId,
+      carrier_event_id: id.slice(0, 200),
+      equipment_reference: p?.eventType === 'EQUIPMENT' ? p.equipmentReference : null,
+      event_type: p?.eventType ?? null,
+      event_code: p
+        ? [p.code, p.eventType === 'EQUIPMENT' ? p.emptyIndicator : null].filter(Boolean).join(' ')
+        : null,
+      classifier: p?.classifier ?? null,
+      event_at: safeDate(p?.eventDateTime),
+      event_created_at: safeDate(p?.eventCreatedDateTime),
+      location_locode: loc,
+      vessel_name: tc?.vesselName ?? null,
+      vessel_imo: tc?.vesselImo ?? null,
+      voyage_number: tc?.exportVoyage ?? tc?.importVoyage ?? null,
+      payload,
+    });
+  }
+  const all = [...rows.values()];
+  for (let i = 0; i < all.length; i += 500) {
+    await tx
+      .insertInto('raw_events')
+      .values(all.slice(i, i + 500) as never)
+      .onConflict((oc) =>
+        oc
+          .columns(['shipment_id', 'carrier_event_id'])
+          .doUpdateSet({
+            payload: (eb) => eb.ref('excluded.payload'),
+            event_at: (eb) => eb.ref('excluded.event_at'),
+            event_created_at: (eb) => eb.ref('excluded.event_created_at'),
+          })
+          .where(sql<boolean>`raw_events.payload is distinct from excluded.payload`),
+      )
+      .execute();
+  }
+}
+
+function safeDate(s: string | null | undefined): string | null {
+  if (!s) return null;
+  const ms = Date.parse(s);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+export const SHIPMENT_TIMES = SHIPMENT_TIME_FIELDS;

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { LeaseLost } from './claims.ts';
+
+// A small work loop: claim up to the free capacity, run each item, and sleep until the poll
+// interval passes or something wakes it. Several loops (tracking requests, refreshes, webhook
+// deliveries) run side by side in one worker process, each with its own capacity.
+
+export interface LoopSpec<T> {
+  name: string;
+  concurrency: number;
+  pollIntervalMs: number;
+  claim(limit: number): Promise<T[]>;
+  run(item: T): Promise<void>;
+  onError(err: unknown, item: T | null): void;
+}
+
+export interface Loop {
+  wake(): void;
+  /** Stops claiming, waits for items in flight. */
+  stop(): Promise<void>;
+  inFlight(): number;
+}
+
+export function workerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export function startLoop<T>(spec: LoopSpec<T>): Loop {
+  const inflight = new Set<Promise<void>>();
+  let running = true;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const main = (async () => {
+    while (running) {
+      const free = spec.concurrency - inflight.size;
+      let claimed: T[] = [];
+      if (free > 0) {
+        try {
+          claimed = await spec.claim(free);
+        } catch (err) {
+          spec.onError(err, null);
+        }
+      }
+      for (const item of claimed) {
+        const p: Promise<void> = spec
+          .run(item)
+          .catch((err) => {
+            if (!(err instanceof LeaseLost)) spec.onError(err, item);
+          })
+          .finally(() => {
+            inflight.delete(p);
+            // A slot freed up: look for more work at once.
+            if (running) wake();
+          });
+        inflight.add(p);
+      }
+      if (!running) break;
+      // Full, or nothing due: wait for a slot, a wake-up or the poll interval.
+      if (claimed.length === 0 || inflight.size >= spec.concurrency) await sleep(spec.pollIntervalMs);
+    }
+    await Promise.allSettled([...inflight]);
+  })();
+
+  function wake() {
+    if (wakeUp) wakeUp();
+    else woken = true;
+  }
+
+  return {
+    wake,
+    inFlight: () => inflight.size,
+    async stop() {
+      running = false;
+      wake();
+      await main;
+    },
+  };
+}

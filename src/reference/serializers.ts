@@ -1,0 +1,163 @@
+import { Type } from 'typebox';
+import { one, type Resource, selfLink } from '../http/jsonapi.ts';
+import { Nullable, RelOne, resourceSchema } from '../http/schemas.ts';
+import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';
+
+// Reference resources: ports, metro areas, terminals (shipped data, in memory) and vessels
+// (shared facts in the `vessels` table). None of them belongs to an account.
+
+/** A vessel as stored: public facts shared by every account. */
+export interface Vessel {
+  id: string;
+  imo: string | null;
+  name: string;
+}
+
+const placeAttributes = {
+  name: Type.String(),
+  code: Type.String({ description: 'UN/LOCODE' }),
+  state_abbr: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  country_code: Type.String(),
+  time_zone: Nullable(Type.String({ description: 'IANA tz' })),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+};
+
+export const PortSchema = resourceSchema('port', Type.Object(placeAttributes), null, 'A port (UN/LOCODE).');
+
+export const MetroAreaSchema = resourceSchema(
+  'metro_area',
+  Type.Object(placeAttributes),
+  null,
+  'A metro area. Served from the same UN/LOCODE rows as ports, with the same id.',
+);
+
+export const TerminalSchema = resourceSchema(
+  'terminal',
+  Type.Object({
+    name: Type.String(),
+    nickname: Nullable(Type.String()),
+    firms_code: Nullable(Type.String()),
+    smdg_code: Nullable(Type.String()),
+    bic_facility_code: Nullable(Type.String()),
+    street: Nullable(Type.String()),
+    city: Nullable(Type.String()),
+    state: Nullable(Type.String()),
+    state_abbr: Nullable(Type.String()),
+    zip: Nullable(Type.String()),
+    country: Nullable(Type.String()),
+  }),
+  Type.Object({ port: RelOne }),
+);
+
+export const VesselSchema = resourceSchema(
+  'vessel',
+  Type.Object({
+    name: Type.String(),
+    imo: Nullable(Type.String()),
+    mmsi: Nullable(Type.String()),
+    latitude: Nullable(Type.Number()),
+    longitude: Nullable(Type.Number()),
+    nautical_speed_knots: Nullable(Type.Number()),
+    navigational_heading_degrees: Nullable(Type.Number()),
+    position_timestamp: Nullable(Type.String()),
+    positions: Nullable(Type.Array(Type.Unknown())),
+  }),
+  null,
+);
+
+function placeAttrs(p: Port): Record<string, unknown> {
+  return {
+    name: p.name,
+    code: p.locode,
+    state_abbr: p.state_abbr,
+    city: null,
+    country_code: p.country_code,
+    time_zone: p.time_zone,
+    latitude: p.latitude,
+    longitude: p.longitude,
+  };
+}
+
+export function serializePort(p: Port): Resource {
+  return { id: p.id, type: 'port', attributes: placeAttrs(p), links: selfLink(`/ports/${p.id}`) };
+}
+
+/** A metro area is a ports.csv row seen as a metro area: same id and attributes as the port. */
+export function serializeMetroArea(p: Port): Resource {
+  return { id: p.id, type: 'metro_area', attributes: placeAttrs(p), links: selfLink(`/metro_areas/${p.id}`) };
+}
+
+export function serializeTerminal(t: Terminal): Resource {
+  return {
+    id: t.id,
+    type: 'terminal',
+    attributes: {
+      name: t.name,
+      nickname: t.nickname,
+      firms_code: t.firms_code,
+      smdg_code: t.smdg_code,
+      bic_facility_code: null,
+      street: null,
+      city: null,
+      state: null,
+      state_abbr: null,
+      zip: null,
+      country: null,
+    },
+    relationships: { port: one('port', portByLocode(t.port_locode)?.id) },
+    links: selfLink(`/terminals/${t.id}`),
+  };
+}
+
+export function serializeVessel(v: Vessel): Resource {
+  return {
+    id: v.id,
+    type: 'vessel',
+    attributes: {
+      name: v.name,
+      imo: v.imo,
+      // No AIS source: positions are unknown.
+      mmsi: null,
+      latitude: null,
+      longitude: null,
+      nautical_speed_knots: null,
+      navigational_heading_degrees: null,
+      position_timestamp: null,
+      positions: null,
+    },
+    links: selfLink(`/vessels/${v.id}`),
+  };
+}
+
+/** Port resources for the given UN/LOCODEs (unknown ones are skipped). */
+export function portResources(locodes: Array<string | null | undefined>): Resource[] {
+  const out: Resource[] = [];
+  const seen = new Set<string>();
+  for (const l of locodes) {
+    if (!l || seen.has(l)) continue;
+    seen.add(l);
+    const p = portByLocode(l);
+    if (p) out.push(serializePort(p));
+  }
+  return out;
+}
+
+/** Port id of a UN/LOCODE, or null when it is not in the reference data. */
+export function portIdOf(locode: string | null | undefined): string | null {
+  return locode ? (portByLocode(locode)?.id ?? null) : null;
+}
+
+/** Terminal resources for the given ids (unknown ones are skipped). */
+export function terminalResources(ids: Array<string | null | undefined>): Resource[] {
+  const out: Resource[] = [];
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (!id || seen.has(id)) continue;
+    seen.add(id);
+    const t = terminalById(id);
+    if (t) out.push(serializeTerminal(t));
+  }
+  return out;
+}

@@ -1,0 +1,355 @@
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Page } from '../http/jsonapi.ts';
+
+// Shipments of one account. Every query filters by account_id; another account's shipment is
+// simply not found. Rows are plain objects (the vessel's name and IMO joined in).
+
+export interface ShipmentRow {
+  id: string;
+  scac: string;
+  request_type: string;
+  normalized_number: string;
+  bill_of_lading_number: string;
+  ref_numbers: string[];
+  tags: string[];
+  customer_name: string | null;
+  port_of_lading_locode: string | null;
+  port_of_discharge_locode: string | null;
+  destination_locode: string | null;
+  transshipment_locodes: string[];
+  pod_terminal_id: string | null;
+  destination_terminal_id: string | null;
+  pod_vessel_id: string | null;
+  pod_vessel_name: string | null;
+  pod_vessel_imo: string | null;
+  pod_voyage_number: string | null;
+  pol_etd_at: Date | null;
+  pol_atd_at: Date | null;
+  pod_eta_at: Date | null;
+  pod_original_eta_at: Date | null;
+  pod_ata_at: Date | null;
+  destination_eta_at: Date | null;
+  destination_ata_at: Date | null;
+  line_tracking_last_attempted_at: Date | null;
+  line_tracking_last_succeeded_at: Date | null;
+  line_tracking_stopped_at: Date | null;
+  line_tracking_stopped_reason: string | null;
+  next_refresh_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = [
+  's.id',
+  's.scac',
+  's.request_type',
+  's.normalized_number',
+  's.bill_of_lading_number',
+  's.ref_numbers',
+  's.tags',
+  's.customer_name',
+  's.port_of_lading_locode',
+  's.port_of_discharge_locode',
+  's.destination_locode',
+  's.transshipment_locodes',
+  's.pod_terminal_id',
+  's.destination_terminal_id',
+  's.pod_vessel_id',
+  'v.name as pod_vessel_name',
+  'v.imo as pod_vessel_imo',
+  's.pod_voyage_number',
+  's.pol_etd_at',
+  's.pol_atd_at',
+  's.pod_eta_at',
+  's.pod_original_eta_at',
+  's.pod_ata_at',
+  's.destination_eta_at',
+  's.destination_ata_at',
+  's.line_tracking_last_attempted_at',
+  's.line_tracking_last_succeeded_at',
+  's.line_tracking_stopped_at',
+  's.line_tracking_stopped_reason',
+  's.next_refresh_at',
+  's.created_at',
+  's.updated_at',
+] as const;
+
+function shipmentsWithVessel(db: Kysely<DB>, accountId: string) {
+  return db
+    .selectFrom('shipments as s')
+    .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
+    .where('s.account_id', '=', accountId);
+}
+
+export async function findShipment(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+): Promise<ShipmentRow | undefined> {
+  return shipmentsWithVessel(db, accountId).select(COLUMNS).where('s.id', '=', id).executeTakeFirst();
+}
+
+/** The caller's shipments among `ids` (others' and unknown ids are skipped). */
+export async function shipmentsByIds(
+  db: Kysely<DB>,
+  accountId: string,
+  ids: Array<string | null>,
+): Promise<ShipmentRow[]> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return [];
+  return shipmentsWithVessel(db, accountId).select(COLUMNS).where('s.id', 'in', wanted).execute();
+}
+
+export interface ShipmentFilter {
+  /** Bill of lading, shipment number, one of its ref numbers, or one of its container numbers. */
+  q?: string;
+  /** The number the shipment was requested with (normalized_number) or its bill of lading. */
+  number?: string;
+  tracking_stopped?: boolean;
+  updated_start?: Date;
+  updated_end?: Date;
+  sort: { column: 'created_at' | 'updated_at'; desc: boolean };
+}
+
+const compact = (s: string) => s.replace(/\s+/g, '').toUpperCase();
+
+export async function listShipments(
+  db: Kysely<DB>,
+  accountId: string,
+  f: ShipmentFilter,
+  page: Page,
+): Promise<{ rows: ShipmentRow[]; total: number }> {
+  // Filters only touch `shipments`; the vessel join is added to the page query alone.
+  let q = db.selectFrom('shipments as s').where('s.account_id', '=', accountId);
+  if (f.q) {
+    const term = f.q;
+    const number = compact(term);
+    q = q.where((eb) =>
+      eb.or([
+        eb('s.bill_of_lading_number', '=', number),
+        eb('s.normalized_number', '=', number),
+        sql<boolean>`${term} = any(s.ref_numbers)`,
+        eb(
+          's.id',
+          'in',
+          eb
+            .selectFrom('containers as c')
+            .select('c.shipment_id')
+            .where('c.account_id', '=', accountId)
+            .where('c.number', '=', number),
+        ),
+      ]),
+    );
+  }
+  if (f.number) {
+    const number = compact(f.number);
+    q = q.where((eb) =>
+      eb.or([eb('s.normalized_number', '=', number), eb('s.bill_of_lading_number', '=', number)]),
+    );
+  }
+  if (f.tracking_stopped !== undefined) {
+    q = q.where('s.line_tracking_stopped_at', f.tracking_stopped ? 'is not' : 'is', null);
+  }
+  if (f.updated_start) q = q.where('s.updated_at', '>=', f.updated_start);
+  if (f.updated_end) q = q.where('s.updated_at', '<=', f.updated_end);
+  const dir = f.sort.desc ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    q
+      .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
+      .select(COLUMNS)
+      .orderBy(`s.${f.sort.column}`, dir)
+      .orderBy('s.id', dir)
+      .limit(page.size)
+      .offset((page.number - 1) * page.size)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Edits ref_numbers and/or tags; answers undefined when the shipment is not the caller's. */
+export async function updateShipment(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  patch: { ref_numbers?: string[]; tags?: string[] },
+): Promise<ShipmentRow | undefined> {
+  if (patch.ref_numbers !== undefined || patch.tags !== undefined) {
+    const r = await db
+      .updateTable('shipments')
+      .set({ ...patch, updated_at: sql<Date>`now()` })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!r) return undefined;
+  }
+  return findShipment(db, accountId, id);
+}
+
+// ---- stop / resume ---------------------------------------------------------------------------
+
+export type StopReason =
+  | 'all_containers_terminated'
+  | 'past_arrival_window'
+  | 'past_full_out_window'
+  | 'no_updates_at_line'
+  | 'cancelled_by_user'
+  | 'booking_cancelled';
+
+export interface TrackingChange {
+  /** false when the shipment was already in the asked state (nothing about it changed). */
+  changed: boolean;
+  /** Tracking requests whose status moved. */
+  trackingRequestIds: string[];
+}
+
+async function lockShipment(tx: Kysely<DB>, accountId: string, id: string) {
+  return tx
+    .selectFrom('shipments')
+    .select(['id', 'line_tracking_stopped_at'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Stops tracking a shipment at the line. Run it inside a transaction (`tx`): it locks the
+ * shipment row, sets line_tracking_stopped_at/_reason (kept as they were when the shipment is
+ * already stopped: the first stop wins), clears next_refresh_at, moves the shipment's `created`
+ * tracking requests to `tracking_stopped` and writes one `tracking_request.tracking_stopped`
+ * domain event per moved request. Undefined when the shipment is not the account's.
+ */
+export async function stopShipmentTracking(
+  tx: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+  reason: StopReason,
+): Promise<TrackingChange | undefined> {
+  const current = await lockShipment(tx, accountId, shipmentId);
+  if (!current) return undefined;
+  const changed = current.line_tracking_stopped_at === null;
+  if (changed) {
+    await tx
+      .updateTable('shipments')
+      .set({
+        line_tracking_stopped_at: sql<Date>`now()`,
+        line_tracking_stopped_reason: reason,
+        next_refresh_at: null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', shipmentId)
+      .execute();
+  }
+  const moved = await tx
+    .updateTable('tracking_requests')
+    .set({ status: 'tracking_stopped', updated_at: sql<Date>`now()` })
+    .where('account_id', '=', accountId)
+    .where('shipment_id', '=', shipmentId)
+    .where('status', '=', 'created')
+    .returning('id')
+    .execute();
+  const ids = moved.map((r) => r.id);
+  await insertTrackingRequestEvents(tx, accountId, shipmentId, 'tracking_request.tracking_stopped', ids, {
+    status: ['created', 'tracking_stopped'],
+    line_tracking_stopped_reason: [null, reason],
+  });
+  return { changed, trackingRequestIds: ids };
+}
+
+/**
+ * Writes one domain event per tracking request (reference_type `tracking_request`). Part of the
+ * caller's transaction; the webhook worker turns these rows into notifications.
+ */
+export async function insertTrackingRequestEvents(
+  tx: Kysely<DB>,
+  accountId: string,
+  shipmentId: string | null,
+  event: string,
+  trackingRequestIds: string[],
+  changeset: Record<string, unknown> | null = null,
+): Promise<void> {
+  if (trackingRequestIds.length === 0) return;
+  await tx
+    .insertInto('domain_events')
+    .values(
+      trackingRequestIds.map((id) => ({
+        id: randomUUID(),
+        account_id: accountId,
+        event,
+        tracking_request_id: id,
+        shipment_id: shipmentId,
+        container_id: null,
+        reference_type: 'tracking_request',
+        reference_id: id,
+        changeset: changeset ? JSON.stringify(changeset) : null,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Resumes tracking a stopped shipment (inside a transaction): clears the stop fields, makes it
+ * due for a refresh now, and moves its `tracking_stopped` requests back to `created` — the newest
+ * per number, and only when no other active request holds that number (the duplicate rule).
+ * A shipment that is not stopped is left as it is.
+ */
+export async function resumeShipmentTracking(
+  tx: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+): Promise<TrackingChange | undefined> {
+  const current = await lockShipment(tx, accountId, shipmentId);
+  if (!current) return undefined;
+  if (current.line_tracking_stopped_at === null) return { changed: false, trackingRequestIds: [] };
+  await tx
+    .updateTable('shipments')
+    .set({
+      line_tracking_stopped_at: null,
+      line_tracking_stopped_reason: null,
+      next_refresh_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', shipmentId)
+    .execute();
+  const stopped = await tx
+    .selectFrom('tracking_requests as t')
+    .select(['t.id', 't.scac', 't.request_number'])
+    .where('t.account_id', '=', accountId)
+    .where('t.shipment_id', '=', shipmentId)
+    .where('t.status', '=', 'tracking_stopped')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tracking_requests as o')
+            .select('o.id')
+            .whereRef('o.account_id', '=', 't.account_id')
+            .whereRef('o.scac', '=', 't.scac')
+            .whereRef('o.request_number', '=', 't.request_number')
+            .where('o.status', 'in', ['pending', 'awaiting_manifest', 'created']),
+        ),
+      ),
+    )
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .execute();
+  const seen = new Set<string>();
+  const ids: string[] = [];
+  for (const r of stopped) {
+    const k = `${r.scac}\u0000${r.request_number}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    ids.push(r.id);
+  }
+  if (ids.length) {
+    await tx
+      .updateTable('tracking_requests')
+      .set({ status: 'created', updated_at: sql<Date>`now()` })
+      .where('id', 'in', ids)
+      .execute();
+  }
+  return { changed: true, trackingRequestIds: ids };
+}

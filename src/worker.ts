@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import type { CarrierAdapter } from './carriers/types.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { type Engine, startEngine } from './engine/start.ts';
+import type { AddressPolicy } from './webhooks/address-guard.ts';
+import { type DeliveryDeps, startDeliveryLoop } from './webhooks/deliver.ts';
+import { getAddressPolicy } from './webhooks/outbound.ts';
+import { renderNotification } from './webhooks/render.ts';
+
+export interface WorkerOptions {
+  database: Database;
+  config: Config;
+  log: Logger;
+  carriers: ReadonlyMap<string, CarrierAdapter>;
+  owner?: string;
+  policy?: AddressPolicy;
+  now?: () => Date;
+  onAttempt?: DeliveryDeps['onAttempt'];
+  onCarrierCall?: Parameters<typeof startEngine>[0]['onCarrierCall'];
+}
+
+/** A worker process's loops: carrier monitoring and webhook delivery, sharing one lease owner id. */
+export function startWorker(o: WorkerOptions): Engine {
+  const policy = o.policy ?? getAddressPolicy(o.config);
+  return startEngine({
+    database: o.database,
+    config: o.config,
+    log: o.log,
+    carriers: o.carriers,
+    owner: o.owner,
+    now: o.now,
+    onCarrierCall: o.onCarrierCall,
+    extraLoops: (owner) => [
+      {
+        kind: 'webhook',
+        loop: startDeliveryLoop({
+          db: o.database.db,
+          config: o.config,
+          log: o.log,
+          owner,
+          policy,
+          render: renderNotification,
+          now: o.now,
+          onAttempt: o.onAttempt,
+        }),
+      },
+    ],
+  });
+}
