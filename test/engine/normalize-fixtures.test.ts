@@ -288,7 +288,11 @@ describe('normalize: recorded-style DCSA journeys', () => {
     assert.deepEqual(names(c.transport_events), ['full_in']);
     assert.equal(c.current_status, 'new');
     assert.deepEqual(
-      c.estimated_events.map((e) => [e.event.replace('container.transport.', ''), e.location_locode, e.vessel?.name]),
+      c.estimated_events.map((e) => [
+        e.event.replace('container.transport.', ''),
+        e.location_locode,
+        e.vessel?.name,
+      ]),
       [
         ['estimated.vessel_departed', 'CNYTN', 'Al Jmeliyah'],
         ['estimated.vessel_arrived', 'DEHAM', 'Kiel Trader'],
