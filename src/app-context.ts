@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { Metrics } from './metrics.ts';
 
 /** What route modules receive: explicit dependencies, no globals. */
 export interface AppContext {
@@ -8,5 +9,7 @@ export interface AppContext {
   /** Origin for absolute links ('' = links are paths). */
   baseUrl: string;
   /** Wakes an in-process worker when new work was written (no-op in API-only processes). */
+  /** Prometheus metrics of this process (GET /metrics); none in tests that do not need them. */
+  metrics?: Metrics;
   notifyWork?: (kind: 'tracking_request' | 'refresh' | 'webhook') => void;
 }

@@ -9,6 +9,8 @@ import { containerRoutes } from './containers/routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { metricsRoute } from './http/metrics-route.ts';
+import type { Metrics } from './metrics.ts';
 import { referenceRoutes } from './reference/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
@@ -40,6 +42,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const metrics = ctx.metrics;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpDuration.observe(
+        {
+          route: request.routeOptions.url ?? 'unmatched',
+          method: request.method,
+          status: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
   app.addContentTypeParser(
     'application/vnd.api+json',
     { parseAs: 'string' },
@@ -71,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v2/openapi.json' } });
 
   await app.register(healthRoutes(ctx.database));
+  if (metrics) await app.register(metricsRoute(ctx.config, metrics));
   await app.register(
     async (v2) => {
       v2.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
@@ -85,5 +101,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: '/v2' },
   );
+  return app;
+}
+
+/** Health and metrics only: what a worker-only process serves. */
+export async function buildOpsServer(
+  config: AppContext['config'],
+  database: AppContext['database'],
+  metrics: Metrics,
+) {
+  const app = Fastify();
+  await app.register(healthRoutes(database));
+  await app.register(metricsRoute(config, metrics));
   return app;
 }

@@ -227,6 +227,18 @@ export const SETTINGS: Setting[] = [
     default: 'open',
     description: 'GET /metrics: off, open, or token (needs METRICS_TOKEN; Authorization: Bearer <token>).',
   },
+  {
+    name: 'API_PROCESSES',
+    default: '1',
+    description:
+      'API processes sharing the port (node:cluster); also `npm start -- --processes N`. Needs DATABASE_URL when above 1.',
+  },
+  {
+    name: 'METRICS_PORT',
+    default: '(unset)',
+    description:
+      'With --processes N and role all: port where the worker process serves /metrics and /healthz (role worker uses PORT).',
+  },
   { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token for /metrics when METRICS=token.' },
 ];
 

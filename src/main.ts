@@ -1,17 +1,40 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { countAccounts, createAccount } from './accounts/service.ts';
-import { buildApp } from './app.ts';
+import { buildApp, buildOpsServer } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { CarrierConfigError, loadCarriersConfig } from './carriers/config.ts';
 import { buildCarrierRegistry } from './carriers/registry.ts';
 import type { Engine } from './engine/start.ts';
+import { createMetrics } from './metrics.ts';
 import { startWorker } from './worker.ts';
 
-// `npm start [-- --role api|worker|all]`: serves the API and/or runs the background worker.
-const { values } = parseArgs({ options: { role: { type: 'string' } }, allowPositionals: false });
+// `npm start [-- --role api|worker|all] [--processes N]`.
+//   api:    serves the HTTP API (N processes share the port through node:cluster)
+//   worker: monitors carriers and delivers webhooks
+//   all:    both (default); with --processes N the API runs in N child processes and this
+//           process runs the worker.
+const { values } = parseArgs({
+  options: { role: { type: 'string' }, processes: { type: 'string' } },
+  allowPositionals: false,
+});
 if (values.role) process.env.ROLE = values.role;
+if (values.processes) process.env.API_PROCESSES = values.processes;
+const processes = Number(process.env.API_PROCESSES ?? '1');
+if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
+  process.stderr.write(`--processes must be an integer from 1 to 64, got "${process.env.API_PROCESSES}"\n`);
+  process.exit(2);
+}
 
-const { config, log, database } = await bootstrap();
+const isApiChild = cluster.isWorker;
+const { config, log, database } = await bootstrap(isApiChild ? { ...process.env, ROLE: 'api' } : process.env);
+
+if (processes > 1 && !config.databaseUrl) {
+  process.stderr.write(
+    'Embedded PGlite is a single-process database: --processes needs DATABASE_URL (a PostgreSQL server).\n',
+  );
+  process.exit(2);
+}
 
 let carriers: ReturnType<typeof buildCarrierRegistry>;
 try {
@@ -23,13 +46,13 @@ try {
   }
   throw err;
 }
-log.info({ carriers: [...carriers.keys()] }, 'carrier connections');
 
-const runApi = config.role !== 'worker';
-const runWorker = config.role !== 'api';
+const forkApi = processes > 1 && cluster.isPrimary && config.role !== 'worker';
+const runApi = config.role !== 'worker' && !forkApi;
+const runWorker = config.role !== 'api' && !isApiChild;
 
-// First start on an empty database: make the service usable at once.
-if (runApi && (await countAccounts(database.db)) === 0) {
+// First start on an empty database: make the service usable at once (never in forked children).
+if (!isApiChild && config.role !== 'worker' && (await countAccounts(database.db)) === 0) {
   const { account, apiKey } = await createAccount(database.db, 'default');
   const origin = `http://localhost:${config.port}`;
   process.stdout.write(
@@ -47,18 +70,56 @@ if (runApi && (await countAccounts(database.db)) === 0) {
   );
 }
 
+const metrics = createMetrics(database);
 let engine: Engine | undefined;
-if (runWorker) engine = startWorker({ database, config, log, carriers });
+if (runWorker) {
+  log.info({ carriers: [...carriers.keys()] }, 'carrier connections');
+  engine = startWorker({
+    database,
+    config,
+    log,
+    carriers,
+    onCarrierCall: (scac, outcome, seconds) => {
+      metrics.carrierRequests.inc({ scac, outcome });
+      metrics.carrierDuration.observe({ scac }, seconds);
+    },
+    onAttempt: (outcome, _event, latencyMs) => {
+      metrics.webhookAttempts.inc({ outcome });
+      if (latencyMs !== null) metrics.webhookLatency.observe(latencyMs / 1000);
+    },
+  });
+}
+
+if (forkApi) {
+  for (let i = 0; i < processes; i++) cluster.fork({ ROLE: 'api' });
+  cluster.on('exit', (w, code, signal) => {
+    if (!stopping) {
+      log.error({ pid: w.process.pid, code, signal }, 'API process died; starting another');
+      cluster.fork({ ROLE: 'api' });
+    }
+  });
+}
 
 const ctx = {
   config,
   database,
+  metrics,
   baseUrl: config.publicBaseUrl ?? '',
   notifyWork: engine ? (kind: Parameters<Engine['wake']>[0]) => engine.wake(kind) : undefined,
 };
 const app = runApi ? await buildApp(ctx, { logger: log }) : undefined;
 if (app) await app.listen({ port: config.port, host: config.host });
-log.info({ role: config.role }, 'started');
+// A worker-only process still answers /healthz, /readyz and /metrics, on PORT (role worker) or
+// METRICS_PORT (the worker beside forked API processes).
+const opsPort =
+  config.role === 'worker'
+    ? config.port
+    : forkApi && process.env.METRICS_PORT
+      ? Number(process.env.METRICS_PORT)
+      : null;
+const ops = opsPort !== null ? await buildOpsServer(config, database, metrics) : undefined;
+if (ops && opsPort !== null) await ops.listen({ port: opsPort, host: config.host });
+log.info({ role: isApiChild ? 'api (cluster child)' : config.role, processes }, 'started');
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -67,7 +128,16 @@ async function shutdown(signal: string) {
   log.info({ signal }, 'shutting down: finishing in-flight requests and work');
   const timer = setTimeout(() => process.exit(1), 25_000).unref();
   try {
+    if (forkApi) {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      await new Promise<void>((resolve) => {
+        const check = () =>
+          Object.keys(cluster.workers ?? {}).length === 0 ? resolve() : setTimeout(check, 50);
+        check();
+      });
+    }
     await app?.close();
+    await ops?.close();
     await engine?.stop();
     await database.close();
   } finally {
