@@ -7,11 +7,11 @@ import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
 import { iso } from '../http/jsonapi.ts';
 import { terminalBySmdg, zoneOfLocode } from '../reference/data.ts';
+import { stopShipmentTracking } from '../shipments/queries.ts';
 import { type ClaimedRequest, type ClaimedShipment, lockRequestLease, lockShipmentLease } from './claims.ts';
 import { diff, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
 import { decideRequest, nextRefreshAt, retryDelayMs, stopReason } from './lifecycle.ts';
 import { normalize } from './normalize.ts';
-import { stopShipmentTracking } from './stop.ts';
 import { applyPlan, loadStoredState, storeRawEvents } from './store.ts';
 import type { NormalizedSnapshot } from './types.ts';
 
@@ -329,7 +329,7 @@ async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotIn
     input.now,
     deps.config.worker,
   );
-  if (reason) await stopShipmentTracking(tx, input.shipmentId, reason);
+  if (reason) await stopShipmentTracking(tx, input.accountId, input.shipmentId, reason);
 }
 
 /** One refresh of an active shipment. */
@@ -359,7 +359,7 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
       recorded = true;
     } else if (result.kind === 'permanent_failure' && result.reason === 'booking_cancelled') {
       await tx.updateTable('shipments').set(release).where('id', '=', s.id).execute();
-      await stopShipmentTracking(tx, s.id, 'booking_cancelled');
+      await stopShipmentTracking(tx, s.account_id, s.id, 'booking_cancelled');
       recorded = true;
     } else if (result.kind === 'temporary_failure') {
       const failures = s.refresh_failures + 1;
@@ -389,7 +389,7 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
         row.last_changed_at &&
         now.getTime() - row.last_changed_at.getTime() >= deps.config.worker.noUpdatesWindowMs
       ) {
-        await stopShipmentTracking(tx, s.id, 'no_updates_at_line');
+        await stopShipmentTracking(tx, s.account_id, s.id, 'no_updates_at_line');
         recorded = true;
       }
     }

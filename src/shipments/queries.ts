@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { recordDomainEvents } from '../domain-events/record.ts';
 import type { Page } from '../http/jsonapi.ts';
 
 // Shipments of one account. Every query filters by account_id; another account's shipment is
@@ -272,23 +272,19 @@ export async function insertTrackingRequestEvents(
   trackingRequestIds: string[],
   changeset: Record<string, unknown> | null = null,
 ): Promise<void> {
-  if (trackingRequestIds.length === 0) return;
-  await tx
-    .insertInto('domain_events')
-    .values(
-      trackingRequestIds.map((id) => ({
-        id: randomUUID(),
-        account_id: accountId,
-        event,
-        tracking_request_id: id,
-        shipment_id: shipmentId,
-        container_id: null,
-        reference_type: 'tracking_request',
-        reference_id: id,
-        changeset: changeset ? JSON.stringify(changeset) : null,
-      })),
-    )
-    .execute();
+  // Through recordDomainEvents, so subscribed webhooks get their notifications in this transaction.
+  await recordDomainEvents(
+    tx,
+    trackingRequestIds.map((id) => ({
+      event,
+      account_id: accountId,
+      tracking_request_id: id,
+      shipment_id: shipmentId,
+      reference_type: 'tracking_request',
+      reference_id: id,
+      changeset,
+    })),
+  );
 }
 
 /**
