@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { countAccounts, createAccount } from './accounts/service.ts';
+import { ensureDefaultAccount } from './accounts/service.ts';
 import { buildApp, buildOpsServer } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { CarrierConfigError, loadCarriersConfig } from './carriers/config.ts';
@@ -52,8 +52,9 @@ const runApi = config.role !== 'worker' && !forkApi;
 const runWorker = config.role !== 'api' && !isApiChild;
 
 // First start on an empty database: make the service usable at once (never in forked children).
-if (!isApiChild && config.role !== 'worker' && (await countAccounts(database.db)) === 0) {
-  const { account, apiKey } = await createAccount(database.db, 'default');
+const created = !isApiChild && config.role !== 'worker' ? await ensureDefaultAccount(database.db) : null;
+if (created) {
+  const { account, apiKey } = created;
   const origin = `http://localhost:${config.port}`;
   process.stdout.write(
     [

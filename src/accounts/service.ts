@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { generateKey, keyMatches, keyPrefix } from './keys.ts';
 
@@ -53,6 +53,26 @@ export async function findAccount(db: Kysely<DB>, id: string): Promise<Account |
     .select(['id', 'name', 'created_at'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * Creates the default account when there is none. Processes starting together on an empty
+ * database serialise on an advisory lock, so exactly one of them creates it (and prints the key).
+ */
+export async function ensureDefaultAccount(
+  db: Kysely<DB>,
+): Promise<{ account: Account; apiKey: string } | null> {
+  return db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(726355)`.execute(tx);
+    if ((await countAccounts(tx)) > 0) return null;
+    const account = await tx
+      .insertInto('accounts')
+      .values({ id: randomUUID(), name: 'default' })
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirstOrThrow();
+    const { key } = await insertKey(tx, account.id, 'default');
+    return { account, apiKey: key };
+  });
 }
 
 export async function countAccounts(db: Kysely<DB>): Promise<number> {

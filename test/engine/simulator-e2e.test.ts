@@ -7,6 +7,7 @@ import { checkDigit } from '../../src/util/iso6346.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 import { spawnSimulator } from '../helpers/simulator.ts';
 
 // The real-world path: a DCSA T&T v2.2 connection (MAEU here) pointed at the carrier simulator
@@ -14,6 +15,9 @@ import { spawnSimulator } from '../helpers/simulator.ts';
 
 const ENV = {
   ...FAST_ENGINE_ENV,
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOWLIST: '127.0.0.0/8',
+  WEBHOOK_RETRY_SCHEDULE: Array(12).fill('20ms').join(','),
   TRACKING_RETRY_BASE_MS: '5',
   TRACKING_RETRY_MAX: '8',
   AWAITING_MANIFEST_INTERVAL_MS: '50',
@@ -300,6 +304,63 @@ for (const engine of ENGINES) {
       assert.ok(events.includes('container.transport.estimated.vessel_arrived'));
       const now = (await get(id)).included.find((r: any) => r.type === 'shipment');
       assert.equal(now.attributes.pod_original_eta_at, original);
+    });
+
+    test('a subscribed receiver gets tracking_request.succeeded, then the journey and ETA changes', async () => {
+      const rx = await startReceiver();
+      try {
+        const acct = await t.newAccount('receiver');
+        const hook = await t.request('POST', '/v2/webhooks', {
+          key: acct.key,
+          body: { data: { attributes: { url: rx.url('/journey') } } },
+        });
+        assert.equal(hook.status, 201);
+        const res = await t.request('POST', '/v2/tracking_requests', {
+          key: acct.key,
+          body: trBody({ request_type: 'bill_of_lading', request_number: 'SIMETA0002', scac: 'MAEU' }),
+        });
+        worker.wake();
+        await eventually(async () => rx.at('/journey').length >= 1);
+        const shipmentId = (
+          await t.request('GET', `/v2/tracking_requests/${res.body.data.id}`, { key: acct.key })
+        ).body.data.relationships.tracked_object.data.id;
+        for (let day = 0; day < 60; day += 5) {
+          await sim.advance(5);
+          await t.database.db
+            .updateTable('shipments')
+            .set({ next_refresh_at: new Date() })
+            .where('id', '=', shipmentId)
+            .execute();
+          worker.wake();
+          await new Promise((r) => setTimeout(r, 120));
+        }
+        const events = await eventually(async () => {
+          const names = rx.at('/journey').map((r) => r.json.data.attributes.event as string);
+          return (
+            names.includes('container.transport.empty_in') &&
+            names.includes('tracking_request.tracking_stopped') &&
+            names
+          );
+        }, 20_000);
+        assert.equal(events[0], 'tracking_request.succeeded');
+        assert.ok(events.includes('shipment.estimated.arrival'), events.join(', '));
+        assert.ok(events.includes('container.transport.estimated.vessel_arrived'));
+        const first = (name: string) => events.indexOf(name);
+        assert.ok(first('container.transport.vessel_loaded') < first('container.transport.vessel_arrived'));
+        assert.ok(first('container.transport.vessel_arrived') < first('container.transport.empty_in'));
+        // Deduplicated on data.id, every notification arrived once (no failures, no retries here).
+        const ids = rx.at('/journey').map((r) => r.json.data.id);
+        assert.equal(new Set(ids).size, ids.length);
+        // The body carries the records the event is about.
+        const loaded = rx
+          .at('/journey')
+          .find((r) => r.json.data.attributes.event === 'container.transport.vessel_loaded')!;
+        const types = new Set(loaded.json.included.map((r: any) => r.type));
+        for (const type of ['transport_event', 'shipment', 'container', 'port'])
+          assert.ok(types.has(type), type);
+      } finally {
+        await rx.close();
+      }
     });
   });
 }
