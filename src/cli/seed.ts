@@ -50,7 +50,18 @@ export interface SeedResult {
 const HUBS = ['SGSIN', 'MYTPP', 'MYPKG', 'LKCMB', 'INNSA', 'OMSLL', 'AEJEA', 'EGPSD', 'GRPIR', 'MAPTM'];
 const HUBS_MORE = ['ESALG', 'PAMIT'];
 const ORIGINS = ['CNNBO', 'CNYTN', 'CNQIN', 'KRPUS', 'HKHKG', 'TWKHH', 'VNSGN', 'THLCH'];
-const DESTINATIONS = ['NLRTM', 'DEHAM', 'BEANR', 'GBFXT', 'FRLEH', 'ESVLC', 'ITGOA', 'PLGDN', 'USNYC', 'USSAV'];
+const DESTINATIONS = [
+  'NLRTM',
+  'DEHAM',
+  'BEANR',
+  'GBFXT',
+  'FRLEH',
+  'ESVLC',
+  'ITGOA',
+  'PLGDN',
+  'USNYC',
+  'USSAV',
+];
 const CUSTOMERS = [
   'Northwind Traders',
   'Contoso Retail',
@@ -100,7 +111,16 @@ const step = (
   hub = 0,
   perContainer = false,
   terminal = true,
-): Step => ({ name: `${P}${name}` as TransportEventName, place, hub, hours, legs, vleg, perContainer, terminal });
+): Step => ({
+  name: `${P}${name}` as TransportEventName,
+  place,
+  hub,
+  hours,
+  legs,
+  vleg,
+  perContainer,
+  terminal,
+});
 
 export const MAX_HUBS = HUBS.length + HUBS_MORE.length;
 export const MAX_EVENTS_PER_CONTAINER = 11 + 4 * MAX_HUBS;
@@ -181,7 +201,11 @@ async function seedVessels(db: Kysely<DB>): Promise<Array<{ id: string; imo: str
       const number = imo(981_100 + i * 10 + j);
       rows.push({ id: randomUUID(), imo: number, name: `${a} ${b}`, name_key: null });
     }
-  await db.insertInto('vessels').values(rows).onConflict((oc) => oc.column('imo').doNothing()).execute();
+  await db
+    .insertInto('vessels')
+    .values(rows)
+    .onConflict((oc) => oc.column('imo').doNothing())
+    .execute();
   return db
     .selectFrom('vessels')
     .select(['id', 'imo'])
@@ -195,7 +219,10 @@ async function seedVessels(db: Kysely<DB>): Promise<Array<{ id: string; imo: str
 }
 
 /** The batch statement: shipments, tracking requests, containers and events of shipments [lo, hi). */
-function batchStatement(o: Required<Omit<SeedOptions, 'now' | 'batchSize'>> & { now: Date }, vessels: Array<{ id: string; imo: string }>) {
+function batchStatement(
+  o: Required<Omit<SeedOptions, 'now' | 'batchSize'>> & { now: Date },
+  vessels: Array<{ id: string; imo: string }>,
+) {
   const cps = o.containersPerShipment;
   const epc = o.eventsPerContainer;
   const k = hubsFor(epc);
@@ -222,7 +249,7 @@ function batchStatement(o: Required<Omit<SeedOptions, 'now' | 'batchSize'>> & { 
   // Version 7 layout: time (48 bits), '7', 12 random bits, variant '8', a 60-bit counter.
   const id = (counter: string, space: number) =>
     `(${quote(runMs)} || '7' || ${quote(nodeHex)} || '${(8 + space).toString(16)}' || lpad(to_hex(${counter}), 15, '0'))::uuid`;
-  const h = (salt: number) => `(hashint8(g * 1000 + ${salt}) & 2147483647)`;
+  const h = (salt: number) => `(hashint8(g * 1000 + ${salt}) & 1073741823)`;
   const nowLit = `${quote(o.now.toISOString())}::timestamptz`;
   const hour = (expr: string) => `((${expr}) * interval '1 hour')`;
   // Hours from departure to the last event shown, so that it lies in the past.
@@ -358,7 +385,10 @@ ins_e as (
 )
 select (select count(*) from ins_s)::int as shipments, (select count(*) from ins_t)::int as requests,
        (select count(*) from ins_c)::int as containers, (select count(*) from ins_e)::int as events`;
-  return (lo: number, hi: number): RawBuilder<{ shipments: number; requests: number; containers: number; events: number }> =>
+  return (
+    lo: number,
+    hi: number,
+  ): RawBuilder<{ shipments: number; requests: number; containers: number; events: number }> =>
     sql`${sql.raw(text.replace('$1::bigint', `${lo}::bigint`).replace('$2::bigint', `${hi}::bigint`))}`;
 }
 
@@ -385,7 +415,11 @@ export async function seed(
   int('shipments', o.shipments, 1, 10_000_000);
   int('containers per shipment', o.containersPerShipment, 1, 20);
   int('events per container', o.eventsPerContainer, 0, MAX_EVENTS_PER_CONTAINER);
-  const account = await db.selectFrom('accounts').select('id').where('id', '=', o.accountId).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', o.accountId)
+    .executeTakeFirst();
   if (!account) throw new Error(`No account ${o.accountId}`);
 
   const started = performance.now();
