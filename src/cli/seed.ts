@@ -21,8 +21,15 @@ export interface SeedOptions {
   eventsPerContainer?: number;
   /** Shipments per transaction; default: about 100,000 events per batch. */
   batchSize?: number;
+  /** Batches written at once, each on its own connection (default 2; PGlite runs them in turn). */
+  concurrency?: number;
   /** The seeded journeys end before this instant (default: now). */
   now?: Date;
+  /**
+   * false: the shipments are not due for refresh (next_refresh_at null), so a running worker leaves
+   * them alone. Default true: due within the next 6 hours, like shipments being tracked.
+   */
+  refresh?: boolean;
 }
 
 export interface SeedProgress {
@@ -220,7 +227,7 @@ async function seedVessels(db: Kysely<DB>): Promise<Array<{ id: string; imo: str
 
 /** The batch statement: shipments, tracking requests, containers and events of shipments [lo, hi). */
 function batchStatement(
-  o: Required<Omit<SeedOptions, 'now' | 'batchSize'>> & { now: Date },
+  o: Required<Omit<SeedOptions, 'batchSize' | 'concurrency'>>,
   vessels: Array<{ id: string; imo: string }>,
 ) {
   const cps = o.containersPerShipment;
@@ -322,7 +329,7 @@ ins_s as (
          ${done ? "last_event_at + interval '1 hour'" : 'null'},
          ${done ? "'all_containers_terminated'" : 'null'},
          least(last_event_at, attempted_at),
-         ${done ? 'null' : "attempted_at + interval '6 hours'"},
+         ${done || !o.refresh ? 'null' : "attempted_at + interval '6 hours'"},
          created_at, greatest(least(last_event_at, attempted_at), created_at)
     from s
   returning 1
@@ -407,6 +414,7 @@ export async function seed(
     containersPerShipment: opts.containersPerShipment ?? 3,
     eventsPerContainer: opts.eventsPerContainer ?? 34,
     now: opts.now ?? new Date(),
+    refresh: opts.refresh ?? true,
   };
   const int = (name: string, v: number, min: number, max: number) => {
     if (!Number.isInteger(v) || v < min || v > max)
@@ -430,31 +438,43 @@ export async function seed(
   const totalRows = o.shipments * perShipment;
   const result = { shipments: 0, trackingRequests: 0, containers: 0, events: 0 };
   let rows = 0;
-  for (let lo = 0; lo < o.shipments; lo += batch) {
-    const hi = Math.min(o.shipments, lo + batch);
-    const r = await db.transaction().execute(async (tx) => (await statement(lo, hi).execute(tx)).rows[0]!);
-    result.shipments += r.shipments;
-    result.trackingRequests += r.requests;
-    result.containers += r.containers;
-    result.events += r.events;
-    rows += r.shipments + r.requests + r.containers + r.events;
-    const elapsedMs = performance.now() - started;
-    const rate = rows / (elapsedMs / 1000);
-    onProgress({
-      shipments: hi,
-      totalShipments: o.shipments,
-      rows,
-      totalRows,
-      elapsedMs,
-      etaMs: ((totalRows - rows) / Math.max(rate, 1)) * 1000,
-      rowsPerSecond: rate,
-    });
-  }
-  // Fresh planner statistics: the bulk load changed the tables' size by orders of magnitude.
-  await sql`analyze shipments`.execute(db);
-  await sql`analyze containers`.execute(db);
-  await sql`analyze transport_events`.execute(db);
-  await sql`analyze tracking_requests`.execute(db);
+  let next = 0;
+  let failed: unknown;
+  const worker = async () => {
+    while (next < o.shipments && failed === undefined) {
+      const lo = next;
+      const hi = Math.min(o.shipments, lo + batch);
+      next = hi;
+      const r = await db.transaction().execute(async (tx) => (await statement(lo, hi).execute(tx)).rows[0]!);
+      result.shipments += r.shipments;
+      result.trackingRequests += r.requests;
+      result.containers += r.containers;
+      result.events += r.events;
+      rows += r.shipments + r.requests + r.containers + r.events;
+      const elapsedMs = performance.now() - started;
+      const rate = rows / (elapsedMs / 1000);
+      onProgress({
+        shipments: result.shipments,
+        totalShipments: o.shipments,
+        rows,
+        totalRows,
+        elapsedMs,
+        etaMs: ((totalRows - rows) / Math.max(rate, 1)) * 1000,
+        rowsPerSecond: rate,
+      });
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, opts.concurrency ?? 2) }, () =>
+    worker().catch((err) => {
+      failed ??= err;
+    }),
+  );
+  await Promise.all(workers);
+  if (failed !== undefined) throw failed;
+  // What autovacuum would do shortly after a bulk load: planner statistics for tables whose size
+  // changed by orders of magnitude, and a visibility map so index-only scans skip the heap.
+  for (const table of ['shipments', 'tracking_requests', 'containers', 'transport_events'])
+    await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
   const elapsedMs = performance.now() - started;
   return { ...result, vessels: vessels.length, elapsedMs, rowsPerSecond: rows / (elapsedMs / 1000) };
 }

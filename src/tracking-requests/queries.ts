@@ -143,3 +143,18 @@ export async function updateTrackingRequest(
     .returning(COLUMNS)
     .executeTakeFirst();
 }
+
+/** Several of an account's tracking requests (others' ids are skipped), e.g. for includes. */
+export async function trackingRequestsByIds(
+  db: Kysely<DB>,
+  accountId: string,
+  ids: string[],
+): Promise<TrackingRequest[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('tracking_requests')
+    .select(COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}

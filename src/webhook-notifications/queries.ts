@@ -2,7 +2,6 @@ import { type Kysely, sql } from 'kysely';
 import type { TransportEventRow } from '../containers/queries.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
-import type { TrackingRequest } from '../tracking-requests/queries.ts';
 
 // Webhook notifications, read side, and redelivery. Delivery itself (leasing, attempts, retries)
 // belongs to the worker (src/webhooks/deliver.ts). Every query filters by account_id.
@@ -209,37 +208,6 @@ export async function redeliverNotifications(
 }
 
 // ---- reference objects, for include=reference_object ---------------------------------------------
-
-const TRACKING_REQUEST_COLUMNS = [
-  'id',
-  'request_number',
-  'request_type',
-  'scac',
-  'ref_numbers',
-  'shipment_tags',
-  'status',
-  'failed_reason',
-  'is_retrying',
-  'retry_count',
-  'shipment_id',
-  'created_at',
-  'updated_at',
-  'next_attempt_at',
-] as const;
-
-export async function trackingRequestsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<TrackingRequest[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('tracking_requests')
-    .select(TRACKING_REQUEST_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
 
 const TRANSPORT_EVENT_COLUMNS = [
   'id',

@@ -17,6 +17,7 @@ import {
   type Resource,
 } from '../http/jsonapi.ts';
 import { AnyResource, errorResponses, IdParams, list, PageQuery, query, single } from '../http/schemas.ts';
+import { trackingRequestsByIds } from '../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../tracking-requests/serializer.ts';
 import { isUuid } from '../util/uuid.ts';
 import { EVENT_NAMES, isKnownEvent } from '../webhooks/catalogue.ts';
@@ -30,7 +31,6 @@ import {
   type Notification,
   redeliverNotification,
   redeliverNotifications,
-  trackingRequestsByIds,
   transportEventsByIds,
   webhookState,
 } from './queries.ts';

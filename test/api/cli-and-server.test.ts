@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { createTestDatabase, ENGINES } from '../helpers/db.ts';
+import { ENGINES } from '../helpers/db.ts';
 import { freePort, runNode, spawnNode } from '../helpers/process.ts';
-
-async function storage(engine: string) {
-  if (engine === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'trk-'));
-    return {
-      env: { DATA_DIR: dir, DATABASE_URL: '' },
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const db = await createTestDatabase('postgres');
-  await db.close();
-  return { env: { DATABASE_URL: db.url! }, cleanup: () => db.destroy() };
-}
+import { processStorage } from '../helpers/storage.ts';
 
 for (const engine of ENGINES) {
   describe(`CLI and server process [${engine}]`, () => {
     test('first start creates a default account and prints its key; SIGTERM exits cleanly', async () => {
-      const s = await storage(engine);
+      const s = await processStorage(engine);
       const port = await freePort();
       const server = spawnNode(['src/main.ts'], {
         ...s.env,
@@ -50,7 +35,7 @@ for (const engine of ENGINES) {
     });
 
     test('accounts and api-keys commands; revoked keys stop working', async () => {
-      const s = await storage(engine);
+      const s = await processStorage(engine);
       try {
         const created = await runNode(
           ['src/cli/main.ts', 'accounts', 'create', 'Acme Imports', '--json'],

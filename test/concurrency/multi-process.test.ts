@@ -10,6 +10,7 @@ import { eventually } from '../helpers/engine.ts';
 import { freePort, type Spawned, spawnNode } from '../helpers/process.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { spawnSimulator } from '../helpers/simulator.ts';
+import { apiClient } from '../helpers/storage.ts';
 
 // Two API processes and two worker processes on one PostgreSQL while tracking requests, refreshes
 // and deliveries flow; one worker is killed with SIGKILL halfway. PostgreSQL only: embedded PGlite
@@ -64,21 +65,8 @@ describe('many processes on one PostgreSQL', {
       start('worker', ports[3]!);
       // Exactly one of the two API processes creates the default account.
       const [, key] = await Promise.race([apiA.waitFor(/api key: (\S+)/), apiB.waitFor(/api key: (\S+)/)]);
-      const call = async (port: number, method: string, path: string, body?: unknown) => {
-        for (let i = 0; ; i++) {
-          try {
-            const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-              method,
-              headers: { authorization: `Token ${key}`, 'content-type': 'application/vnd.api+json' },
-              body: body ? JSON.stringify(body) : undefined,
-            });
-            return { status: res.status, body: (await res.json()) as any };
-          } catch (err) {
-            if (i > 150) throw err;
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        }
-      };
+      const call = (port: number, method: string, path: string, body?: unknown) =>
+        apiClient(port, key!)(method, path, body);
       const hook = await call(ports[0]!, 'POST', '/v2/webhooks', {
         data: { attributes: { url: rx.url('/all') } },
       });

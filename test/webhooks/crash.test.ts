@@ -1,29 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkDigit } from '../../src/util/iso6346.ts';
-import { createTestDatabase, ENGINES } from '../helpers/db.ts';
+import { ENGINES } from '../helpers/db.ts';
 import { eventually, FAST_ENGINE_ENV } from '../helpers/engine.ts';
 import { freePort, type Spawned, spawnNode } from '../helpers/process.ts';
 import { startReceiver } from '../helpers/receiver.ts';
+import { apiClient, processStorage } from '../helpers/storage.ts';
 
 // A server process is killed with SIGKILL while deliveries are in flight. After a restart on the
 // same database every notification is delivered at least once, and receivers dedupe on data.id.
-
-async function storage(engine: string) {
-  if (engine === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'trk-crash-'));
-    return {
-      env: { DATA_DIR: dir, DATABASE_URL: '' },
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const db = await createTestDatabase('postgres');
-  await db.close();
-  return { env: { DATABASE_URL: db.url! }, cleanup: () => db.destroy() };
-}
 
 const container = (i: number) => {
   const first10 = `ZZZU${String(100000 + i).padStart(6, '0')}`;
@@ -33,7 +18,7 @@ const container = (i: number) => {
 for (const engine of ENGINES) {
   describe(`crash during delivery [${engine}]`, () => {
     test('SIGKILL with deliveries in flight loses no notification', async () => {
-      const s = await storage(engine);
+      const s = await processStorage(engine);
       const rx = await startReceiver();
       rx.on('/hook', () => ({ status: 200, delayMs: 300 }));
       const port = await freePort();
@@ -52,21 +37,7 @@ for (const engine of ENGINES) {
       let server: Spawned = spawnNode(['src/main.ts'], env);
       try {
         const [, key] = await server.waitFor(/api key: (\S+)/);
-        const api = async (method: string, path: string, body?: unknown) => {
-          for (let i = 0; ; i++) {
-            try {
-              const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-                method,
-                headers: { authorization: `Token ${key}`, 'content-type': 'application/vnd.api+json' },
-                body: body ? JSON.stringify(body) : undefined,
-              });
-              return { status: res.status, body: (await res.json()) as any };
-            } catch (err) {
-              if (i > 100) throw err;
-              await new Promise((r) => setTimeout(r, 100)); // server still starting
-            }
-          }
-        };
+        const api = apiClient(port, key!);
         const hook = await api('POST', '/v2/webhooks', {
           data: { attributes: { url: rx.url('/hook'), events: ['tracking_request.failed'] } },
         });
