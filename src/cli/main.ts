@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../accounts/service.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { SETTINGS } from '../config.ts';
+import { seed, stderrProgress } from './seed.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -10,6 +11,8 @@ const USAGE = `Usage: npm run cli -- <command>
   api-keys list --account <id> [--json]   list an account's keys (never the secrets)
   api-keys revoke <key-id>               revoke a key
   migrate                                apply pending database migrations
+  seed --account <id> [--shipments N] [--containers-per-shipment N] [--events-per-container N] [--no-refresh]
+                                         bulk-load realistic test data (progress on stderr)
   config                                 print the configuration variables (Markdown)
 `;
 
@@ -23,6 +26,10 @@ const { values, positionals } = parseArgs({
     json: { type: 'boolean', default: false },
     account: { type: 'string' },
     help: { type: 'boolean' },
+    shipments: { type: 'string' },
+    'containers-per-shipment': { type: 'string' },
+    'events-per-container': { type: 'string' },
+    'no-refresh': { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
@@ -47,6 +54,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 try {
   if (group === 'migrate') {
     out({ migrated: true }, 'Database is up to date.');
+  } else if (group === 'seed') {
+    if (!values.account || !UUID.test(values.account)) fail('seed needs --account <account id>');
+    const num = (name: string, v: string | undefined, def: number) => {
+      if (v === undefined) return def;
+      if (!/^\d+$/.test(v)) fail(`--${name} must be a positive integer`);
+      return Number(v);
+    };
+    const result = await seed(
+      db,
+      {
+        accountId: values.account,
+        shipments: num('shipments', values.shipments, 1000),
+        containersPerShipment: num('containers-per-shipment', values['containers-per-shipment'], 3),
+        eventsPerContainer: num('events-per-container', values['events-per-container'], 34),
+        refresh: !values['no-refresh'],
+      },
+      values.json ? () => {} : stderrProgress(),
+    );
+    out(
+      result,
+      `Seeded ${result.shipments} shipments, ${result.containers} containers, ${result.events} transport events in ${(result.elapsedMs / 1000).toFixed(1)} s.`,
+    );
   } else if (group === 'accounts' && action === 'create') {
     const name = rest.join(' ').trim();
     if (!name) fail('accounts create needs a name');

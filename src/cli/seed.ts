@@ -226,7 +226,7 @@ async function seedVessels(db: Kysely<DB>): Promise<Array<{ id: string; imo: str
 }
 
 /** The batch statement: shipments, tracking requests, containers and events of shipments [lo, hi). */
-function batchStatement(
+export function batchStatement(
   o: Required<Omit<SeedOptions, 'batchSize' | 'concurrency'>>,
   vessels: Array<{ id: string; imo: string }>,
 ) {
