@@ -67,8 +67,8 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
           })
           .finally(() => {
             inflight.delete(p);
-            // A slot freed up: look for more work at once.
-            if (running) wake();
+            // Refill in batches: claiming one item per freed slot would run the claim query per item.
+            if (running && inflight.size <= spec.concurrency / 2) wake();
           });
         inflight.add(p);
       }

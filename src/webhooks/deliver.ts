@@ -72,9 +72,25 @@ export async function claimDueNotifications(
   return r.rows;
 }
 
-export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promise<void> {
-  const { db, config } = deps;
-  const webhook = await db
+interface WebhookRow {
+  id: string;
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  active: boolean;
+  failing_since: Date | null;
+}
+
+// Webhook settings change rarely and are read for every delivery: keep them for a second.
+const WEBHOOK_CACHE_MS = 1000;
+const webhookCache = new Map<string, { at: number; row: WebhookRow | undefined }>();
+
+async function loadWebhook(db: Kysely<DB>, id: string): Promise<WebhookRow | undefined> {
+  const hit = webhookCache.get(id);
+  if (hit && Date.now() - hit.at < WEBHOOK_CACHE_MS) return hit.row;
+  const row = await db
     .selectFrom('webhooks')
     .select([
       'id',
@@ -85,10 +101,22 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
       'previous_secret_expires_at',
       'active',
       'failing_since',
-      'last_success_at',
     ])
-    .where('id', '=', n.webhook_id)
+    .where('id', '=', id)
     .executeTakeFirst();
+  if (webhookCache.size > 10_000) webhookCache.clear();
+  webhookCache.set(id, { at: Date.now(), row });
+  return row;
+}
+
+export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promise<void> {
+  const { db, config } = deps;
+  let webhook = await loadWebhook(db, n.webhook_id);
+  if (!webhook?.active) {
+    // Never settle on a stale cache entry: the webhook may have been reactivated a moment ago.
+    webhookCache.delete(n.webhook_id);
+    webhook = await loadWebhook(db, n.webhook_id);
+  }
   if (!webhook?.active) {
     // Deactivated while this was queued: settle it as failed; it can be redelivered after reactivation.
     await db.transaction().execute(async (tx) => {
@@ -121,20 +149,23 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
   let body = n.body;
   if (body === null) {
     body = await deps.render(db, n.id);
-    await db
+    const stored = await db
       .updateTable('webhook_notifications')
       .set({ body })
       .where('id', '=', n.id)
       .where('body', 'is', null)
-      .execute();
+      .returning('body')
+      .executeTakeFirst();
     // Another worker may have rendered it first; deliver exactly what is stored.
-    body = (
-      await db
-        .selectFrom('webhook_notifications')
-        .select('body')
-        .where('id', '=', n.id)
-        .executeTakeFirstOrThrow()
-    ).body!;
+    if (!stored) {
+      body = (
+        await db
+          .selectFrom('webhook_notifications')
+          .select('body')
+          .where('id', '=', n.id)
+          .executeTakeFirstOrThrow()
+      ).body!;
+    }
   }
 
   const now = deps.now?.() ?? new Date();
@@ -183,6 +214,31 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
     }
   }
 
+  if (status === 'succeeded') {
+    // The common case in one round trip: settle (only while the lease is ours), log the attempt,
+    // and clear the webhook's failure streak when there is one.
+    const r = await sql<{ n: number }>`
+      with settled as (
+        update webhook_notifications
+           set delivery_status = 'succeeded', attempt_count = ${attempts}, last_attempt_at = ${done},
+               next_attempt_at = null, delivered_at = ${done}, lease_owner = null, lease_expires_at = null,
+               updated_at = now()
+         where id = ${n.id} and lease_owner = ${deps.owner}
+        returning id),
+      logged as (
+        insert into webhook_attempts (notification_id, status_code, error, duration_ms, response_excerpt)
+        select id, ${outcome.statusCode}, null, ${Math.round(outcome.durationMs)}, ${outcome.responseExcerpt} from settled),
+      healthy as (
+        update webhooks set last_success_at = ${done}, failing_since = null
+         where id = ${webhook.id} and exists (select 1 from settled)
+           and (failing_since is not null or last_success_at is null or last_success_at < ${new Date(done.getTime() - 1000)}))
+      select count(*)::int as n from settled`.execute(db);
+    if (r.rows[0]!.n === 0) throw new LeaseLost(`lease on notification ${n.id} lost`);
+    if (webhook.failing_since) webhookCache.delete(webhook.id);
+    deps.onAttempt?.(status, n.event, attempts === 1 ? done.getTime() - n.created_at.getTime() : null);
+    return;
+  }
+
   await db.transaction().execute(async (tx) => {
     await lockNotification(tx, n.id, deps.owner);
     await tx
@@ -202,7 +258,7 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
         attempt_count: attempts,
         last_attempt_at: done,
         next_attempt_at: nextAt,
-        delivered_at: status === 'succeeded' ? done : null,
+        delivered_at: null,
         lease_owner: null,
         lease_expires_at: null,
         updated_at: sql<Date>`now()`,
@@ -251,6 +307,7 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
       );
     }
   });
+  webhookCache.delete(webhook.id);
   deps.onAttempt?.(status, n.event, attempts === 1 ? done.getTime() - n.created_at.getTime() : null);
 }
 
