@@ -1,0 +1,54 @@
+// Benchmark settings, all from the environment (see docs/benchmarks.md).
+
+export interface BenchConfig {
+  adminUrl: string;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  large: boolean;
+  largeShipments: number;
+  largeEventsPerContainer: number;
+  listShipments: number;
+  engineShipments: number;
+  workerConcurrency: number;
+  workerPoolSize: number;
+  webhookRate: number;
+  webhookConcurrency: number;
+  profile: boolean;
+  /** Scenario groups to run; empty = all. */
+  only: Set<string>;
+}
+
+const num = (env: NodeJS.ProcessEnv, name: string, def: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return n;
+};
+
+export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const large = ['1', 'true', 'yes'].includes((env.BENCH_LARGE ?? '').toLowerCase());
+  return {
+    adminUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    durationS: num(env, 'BENCH_DURATION_S', 10),
+    warmupS: num(env, 'BENCH_WARMUP_S', 2),
+    connections: num(env, 'BENCH_CONNECTIONS', 50),
+    large,
+    largeShipments: num(env, 'BENCH_LARGE_SHIPMENTS', 100_000),
+    largeEventsPerContainer: num(env, 'BENCH_LARGE_EVENTS_PER_CONTAINER', 34),
+    listShipments: num(env, 'BENCH_LIST_SHIPMENTS', 100_000),
+    engineShipments: num(env, 'BENCH_ENGINE_SHIPMENTS', 4000),
+    workerConcurrency: num(env, 'BENCH_WORKER_CONCURRENCY', 16),
+    workerPoolSize: num(env, 'BENCH_WORKER_DB_POOL_SIZE', 10),
+    webhookRate: num(env, 'BENCH_WEBHOOK_RATE', 1500),
+    webhookConcurrency: num(env, 'BENCH_WEBHOOK_PER_ENDPOINT_CONCURRENCY', 64),
+    profile: ['1', 'true', 'yes'].includes((env.BENCH_PROFILE ?? '').toLowerCase()),
+    only: new Set(
+      (env.BENCH_ONLY ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  };
+}

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+// Child processes of a benchmark run: every process under test, the load generator, the carrier
+// simulator and the webhook receiver run as their own `node` process, as users run them.
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface Proc {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<Proc>();
+
+/** Starts `node <args>` from the repository root with the given extra environment. */
+export function startNode(name: string, args: string[], env: Record<string, string | undefined> = {}): Proc {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exitedYet = false;
+  void exited.then(() => {
+    exitedYet = true;
+  });
+  const p: Proc = {
+    name,
+    child,
+    pid: child.pid!,
+    output: () => out,
+    exited,
+    waitFor(re, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = out.match(re);
+          if (m) {
+            cleanup();
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`${name}: timed out waiting for ${re}; output:\n${out.slice(-3000)}`));
+        }, timeoutMs);
+        const onExit = () => {
+          cleanup();
+          reject(new Error(`${name} exited before ${re}; output:\n${out.slice(-3000)}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+        };
+        listeners.add(check);
+        child.on('exit', onExit);
+        check();
+      });
+    },
+    async stop(graceMs = 10_000) {
+      running.delete(p);
+      if (exitedYet) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+  running.add(p);
+  return p;
+}
+
+/** Stops every process this run started and has not stopped yet (on failure or Ctrl-C). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop(3000)));
+}
+
+/** Polls an HTTP URL until it answers 2xx. */
+export async function waitForHttp(url: string, proc: Proc, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let exited = false;
+  void proc.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() < until) {
+    if (exited) throw new Error(`${proc.name} exited during start-up:\n${proc.output().slice(-3000)}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${proc.name}: ${url} not ready after ${timeoutMs} ms:\n${proc.output().slice(-3000)}`);
+}
+
+/** Peak resident set size of a live process so far (VmHWM), in MB; null when unreadable. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
