@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticate } from '../accounts/service.ts';
+import { authenticateAndCharge } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, tooManyRequests, unauthorized } from './errors.ts';
-import { type Bucket, takeRateLimit } from './rate-limit.ts';
+import type { Bucket } from './rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,19 +44,18 @@ export function registerAuth(app: FastifyInstance, database: Database, config: C
     if (!header) throw unauthorized(MESSAGES.missing);
     const m = SCHEME.exec(header);
     if (!m) throw unauthorized(MESSAGES.malformed);
-    const result = await authenticate(database.db, m[1]!);
-    if (!result.ok) throw unauthorized(MESSAGES[result.reason]);
-    request.accountId = result.accountId;
-
     const bucket = routeConfig.bucket ?? 'default';
     const limit = config.rateLimits[bucket];
-    const taken = await takeRateLimit(
+    const result = await authenticateAndCharge(
       database.db,
-      result.accountId,
+      m[1]!,
       bucket,
       limit,
       config.rateLimits.windowSeconds,
     );
+    if (!result.ok) throw unauthorized(MESSAGES[result.reason]);
+    request.accountId = result.accountId;
+    const taken = result.left;
     reply.header('x-ratelimit-limit', String(limit));
     if (taken < 0) {
       reply.header('x-ratelimit-remaining', '0');
