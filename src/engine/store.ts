@@ -4,33 +4,24 @@ import { eventIdOf, parseDcsaEvent } from '../carriers/dcsa/parse.ts';
 import type { DB } from '../db/schema.ts';
 import { type NewDomainEvent, recordDomainEvents } from '../domain-events/record.ts';
 import { iso } from '../http/jsonapi.ts';
-import type { ContainerFacts, EventFacts, Plan, ShipmentFacts, StoredState } from './diff.ts';
+import {
+  CONTAINER_FIELDS,
+  type ContainerFacts,
+  type ContainerField,
+  type EventFacts,
+  type Plan,
+  type ShipmentFacts,
+  type StoredState,
+} from './diff.ts';
 import { ensureVessels, vesselKey } from './vessels.ts';
 
 // Reads the stored normalized state of a shipment and writes a diff plan back, inside the
 // caller's transaction. Row types stay here.
 
-const SHIPMENT_TIME_FIELDS = [
-  'pol_etd_at',
-  'pol_atd_at',
-  'pod_eta_at',
-  'pod_ata_at',
-  'destination_eta_at',
-  'destination_ata_at',
-] as const;
-
-const CONTAINER_TIME_FIELDS = [
-  'pod_arrived_at',
-  'pod_discharged_at',
-  'pod_full_out_at',
-  'empty_terminated_at',
-  'pod_rail_loaded_at',
-  'pod_rail_departed_at',
-  'ind_eta_at',
-  'ind_ata_at',
-  'ind_rail_unloaded_at',
-  'final_destination_full_out_at',
-] as const;
+// The container facts that are timestamps (stored as timestamptz, compared as ISO strings).
+const CONTAINER_TIME_FIELDS = CONTAINER_FIELDS.filter((f): f is Extract<ContainerField, `${string}_at`> =>
+  f.endsWith('_at'),
+);
 
 export async function loadStoredState(
   tx: Kysely<DB>,
@@ -340,5 +331,3 @@ function safeDate(s: string | null | undefined): string | null {
   const ms = Date.parse(s);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
-
-export const SHIPMENT_TIMES = SHIPMENT_TIME_FIELDS;
