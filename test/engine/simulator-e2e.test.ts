@@ -49,7 +49,7 @@ for (const engine of ENGINES) {
               auth: { type: 'headers', headers: { 'x-api-key': '${SIM_KEY}' } },
               requests_per_minute: 100000,
               number_types: ['bill_of_lading', 'booking_number', 'container'],
-              timeout_ms: 300,
+              timeout_ms: 1000,
             },
             {
               scac: 'CMDU',
