@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
@@ -22,7 +23,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
   return {
     db,
     engine: 'postgres',
@@ -41,6 +42,41 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Sends every parameterised query as a named prepared statement (one name per SQL text, cached by
+ * each connection), so PostgreSQL plans the hot queries once per connection instead of on every
+ * request. Kysely emits the same text for the same query shape, so the set of names stays small.
+ */
+function preparing(pool: pg.Pool): pg.Pool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `k${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      if (names.size < 5000) names.set(text, name);
+    }
+    return name;
+  };
+  const wrap = (client: pg.PoolClient): pg.PoolClient => {
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    return new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop !== 'query') return Reflect.get(target, prop, receiver);
+        return (text: unknown, values?: unknown[]) =>
+          typeof text === 'string' && values && values.length > 0
+            ? query({ name: nameOf(text), text, values })
+            : query(text, values);
+      },
+    });
+  };
+  return new Proxy(pool, {
+    get(target, prop, receiver) {
+      if (prop === 'connect') return async () => wrap(await target.connect());
+      return Reflect.get(target, prop, receiver);
+    },
+  });
 }
 
 /** Embedded PGlite; `dataDir` null = in memory (tests). */
