@@ -73,27 +73,21 @@ export async function claimDueShipments(
 
 export class LeaseLost extends Error {}
 
-/** Locks a claimed row inside the applying transaction and checks the lease is still ours. */
-export async function lockRequestLease(tx: Kysely<DB>, id: string, owner: string): Promise<void> {
-  const row = await tx
-    .selectFrom('tracking_requests')
-    .select('id')
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new LeaseLost(`lease on tracking request ${id} lost`);
-}
+type LeasedTable = 'tracking_requests' | 'shipments' | 'webhook_notifications';
 
-export async function lockShipmentLease(tx: Kysely<DB>, id: string, owner: string): Promise<void> {
-  const row = await tx
-    .selectFrom('shipments')
-    .select('id')
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new LeaseLost(`lease on shipment ${id} lost`);
+/**
+ * Locks a claimed row inside the transaction that applies its result and checks the lease is
+ * still ours: a worker whose lease expired (and was taken over) must not write.
+ */
+export async function lockLease(
+  tx: Kysely<DB>,
+  table: LeasedTable,
+  id: string,
+  owner: string,
+): Promise<void> {
+  const row = await sql<{ id: string }>`
+    select id from ${sql.table(table)} where id = ${id} and lease_owner = ${owner} for update`.execute(tx);
+  if (row.rows.length === 0) throw new LeaseLost(`lease on ${table} ${id} lost`);
 }
 
 /** Oldest due item and counts per kind, for metrics. */

@@ -8,7 +8,7 @@ import { recordDomainEvents } from '../domain-events/record.ts';
 import { iso } from '../http/jsonapi.ts';
 import { terminalBySmdg, zoneOfLocode } from '../reference/data.ts';
 import { stopShipmentTracking } from '../shipments/queries.ts';
-import { type ClaimedRequest, type ClaimedShipment, lockRequestLease, lockShipmentLease } from './claims.ts';
+import { type ClaimedRequest, type ClaimedShipment, lockLease } from './claims.ts';
 import { diff, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
 import { decideRequest, nextRefreshAt, retryDelayMs, stopReason } from './lifecycle.ts';
 import { normalize } from './normalize.ts';
@@ -124,7 +124,7 @@ export async function processTrackingRequest(deps: EngineDeps, tr: ClaimedReques
   const decision = decideRequest(tr, result, now, deps.config.worker);
   let recorded = false;
   await deps.db.transaction().execute(async (tx) => {
-    await lockRequestLease(tx, tr.id, deps.owner);
+    await lockLease(tx, 'tracking_requests', tr.id, deps.owner);
     const done = {
       lease_owner: null,
       lease_expires_at: null,
@@ -339,7 +339,7 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
   const now = deps.now?.() ?? new Date();
   let recorded = false;
   await deps.db.transaction().execute(async (tx) => {
-    await lockShipmentLease(tx, s.id, deps.owner);
+    await lockLease(tx, 'shipments', s.id, deps.owner);
     const release = {
       lease_owner: null,
       lease_expires_at: null,

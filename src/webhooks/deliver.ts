@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
-import { LeaseLost } from '../engine/claims.ts';
+import { LeaseLost, lockLease } from '../engine/claims.ts';
 import { type Loop, startLoop } from '../engine/worker.ts';
 import type { AddressPolicy } from './address-guard.ts';
 import { attemptDelivery } from './http-attempt.ts';
@@ -120,7 +120,7 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
   if (!webhook?.active) {
     // Deactivated while this was queued: settle it as failed; it can be redelivered after reactivation.
     await db.transaction().execute(async (tx) => {
-      await lockNotification(tx, n.id, deps.owner);
+      await lockLease(tx, 'webhook_notifications', n.id, deps.owner);
       await tx
         .insertInto('webhook_attempts')
         .values({
@@ -240,7 +240,7 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
   }
 
   await db.transaction().execute(async (tx) => {
-    await lockNotification(tx, n.id, deps.owner);
+    await lockLease(tx, 'webhook_notifications', n.id, deps.owner);
     await tx
       .insertInto('webhook_attempts')
       .values({
@@ -309,17 +309,6 @@ export async function deliverNotification(deps: DeliveryDeps, n: Claimed): Promi
   });
   webhookCache.delete(webhook.id);
   deps.onAttempt?.(status, n.event, attempts === 1 ? done.getTime() - n.created_at.getTime() : null);
-}
-
-async function lockNotification(tx: Kysely<DB>, id: string, owner: string): Promise<void> {
-  const row = await tx
-    .selectFrom('webhook_notifications')
-    .select('id')
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!row) throw new LeaseLost(`lease on notification ${id} lost`);
 }
 
 /** The delivery loop of a worker process. */
