@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 import type { Vessel } from '../reference/serializers.ts';
@@ -172,17 +173,11 @@ export async function listContainers(
     countQ = countQ.where('c.updated_at', '<=', f.updated_end);
   }
   const dir = f.sort.desc ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
-    rowsQ
-      .select(CONTAINER_COLUMNS)
-      .orderBy(`c.${f.sort.column}`, dir)
-      .orderBy('c.id', dir)
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    countQ.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(
+    rowsQ.select(CONTAINER_COLUMNS).orderBy(`c.${f.sort.column}`, dir).orderBy('c.id', dir),
+    countQ.select(total),
+    page,
+  );
 }
 
 /**
@@ -252,17 +247,14 @@ export async function listTransportEvents(
     .selectFrom('transport_events')
     .where('account_id', '=', accountId)
     .where('container_id', '=', containerId);
-  const [rows, count] = await Promise.all([
+  return paged(
     q
       .select(EVENT_COLUMNS)
       .orderBy('timestamp', (ob) => ob.asc().nullsLast())
-      .orderBy('key')
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy('key'),
+    q.select(total),
+    page,
+  );
 }
 
 export async function findTransportEvent(
@@ -375,7 +367,7 @@ export async function listRawEvents(
     .where((eb) =>
       eb.or([eb('equipment_reference', '=', containerNumber), eb('equipment_reference', 'is', null)]),
     );
-  const [rows, count] = await Promise.all([
+  return paged(
     q
       .select([
         'id',
@@ -395,13 +387,10 @@ export async function listRawEvents(
         'created_at',
       ])
       .orderBy('event_at', (ob) => ob.asc().nullsLast())
-      .orderBy('id')
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy('id'),
+    q.select(total),
+    page,
+  );
 }
 
 // ---- vessels (shared facts, no account) -------------------------------------------------------

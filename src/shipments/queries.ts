@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
 import type { Page } from '../http/jsonapi.ts';
@@ -155,18 +156,15 @@ export async function listShipments(
   if (f.updated_start) q = q.where('s.updated_at', '>=', f.updated_start);
   if (f.updated_end) q = q.where('s.updated_at', '<=', f.updated_end);
   const dir = f.sort.desc ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
+  return paged(
     q
       .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
       .select(COLUMNS)
       .orderBy(`s.${f.sort.column}`, dir)
-      .orderBy('s.id', dir)
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .orderBy('s.id', dir),
+    q.select(total),
+    page,
+  );
 }
 
 /** Edits ref_numbers and/or tags; answers undefined when the shipment is not the caller's. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 import type { CreateInput } from './validate.ts';
@@ -114,17 +115,7 @@ export async function listTrackingRequests(
     );
   }
   const dir = f.sort.desc ? 'desc' : 'asc';
-  const [rows, count] = await Promise.all([
-    q
-      .select(COLUMNS)
-      .orderBy(f.sort.column, dir)
-      .orderBy('id', dir)
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(q.select(COLUMNS).orderBy(f.sort.column, dir).orderBy('id', dir), q.select(total), page);
 }
 
 export async function updateTrackingRequest(

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { TransportEventRow } from '../containers/queries.ts';
+import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 
@@ -72,17 +73,11 @@ export async function listNotifications(
   if (f.webhook_id) q = q.where('n.webhook_id', '=', f.webhook_id);
   if (f.created_start) q = q.where('n.created_at', '>=', f.created_start);
   if (f.created_end) q = q.where('n.created_at', '<=', f.created_end);
-  const [rows, count] = await Promise.all([
-    q
-      .select(COLUMNS)
-      .orderBy('n.created_at', 'desc')
-      .orderBy('n.id', 'desc')
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(
+    q.select(COLUMNS).orderBy('n.created_at', 'desc').orderBy('n.id', 'desc'),
+    q.select(total),
+    page,
+  );
 }
 
 export async function findNotification(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 
@@ -107,17 +108,7 @@ export async function listWebhooks(
 ): Promise<{ rows: Webhook[]; total: number }> {
   let q = db.selectFrom('webhooks').where('account_id', '=', accountId);
   if (filter.active !== undefined) q = q.where('active', '=', filter.active);
-  const [rows, count] = await Promise.all([
-    q
-      .select(COLUMNS)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(q.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc'), q.select(total), page);
 }
 
 export interface WebhookPatch {
