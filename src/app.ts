@@ -4,12 +4,17 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { createKeyCache } from './accounts/key-cache.ts';
 import type { AppContext } from './app-context.ts';
 import { containerRoutes } from './containers/routes.ts';
+import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
+import { registerResponseCache } from './http/cache-hooks.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsRoute } from './http/metrics-route.ts';
+import { createRateLimiter } from './http/rate-limiter.ts';
+import { createResponseCache } from './http/response-cache.ts';
 import type { Metrics } from './metrics.ts';
 import { referenceRoutes } from './reference/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
@@ -63,7 +68,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   registerErrorHandling(app);
   registerNotFound(app);
-  registerAuth(app, ctx.database, ctx.config);
+  const { config, database } = ctx;
+  const keys = createKeyCache();
+  const responses =
+    config.cache.responseMaxBytes > 0
+      ? createResponseCache({ maxBytes: config.cache.responseMaxBytes, ttlMs: config.cache.ttlMs })
+      : null;
+  const limiter = createRateLimiter({ windowSeconds: config.rateLimits.windowSeconds });
+  const stopFeed = await startChangeFeed(database, { responses, keys }, app.log);
+  app.addHook('onClose', async () => {
+    await stopFeed().catch(() => {});
+  });
+  registerAuth(app, database, config, { keys, limiter });
+  if (responses) registerResponseCache(app, responses);
 
   await app.register(swagger, {
     openapi: {

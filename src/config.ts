@@ -12,7 +12,16 @@ export interface Config {
   logLevel: string;
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
-  rateLimits: { create: number; default: number; infer: number; refresh: number; windowSeconds: number };
+  rateLimits: {
+    create: number;
+    default: number;
+    infer: number;
+    refresh: number;
+    windowSeconds: number;
+    batchMax: number;
+  };
+  /** In-process cache of GET responses and API keys, kept fresh by the database change feed. */
+  cache: { responseMaxBytes: number; ttlMs: number };
   carriersConfig: string | null;
   role: 'api' | 'worker' | 'all';
   worker: {
@@ -112,6 +121,23 @@ export const SETTINGS: Setting[] = [
     name: 'RATE_LIMIT_REFRESH_PER_MINUTE',
     default: '10',
     description: 'PATCH /v2/containers/{id}/refresh per account.',
+  },
+  {
+    name: 'RATE_LIMIT_BATCH_MAX',
+    default: '100',
+    description:
+      "Most requests an API process reserves from an account's limit in one database round trip and then admits from memory (never more than a tenth of what is left: the last requests of a window are counted one by one).",
+  },
+  {
+    name: 'RESPONSE_CACHE_MB',
+    default: '32',
+    description:
+      'Memory per API process for cached GET responses (shipments, containers, events, tracking requests); 0 turns the cache off. Entries are dropped on every committed change to the account (PostgreSQL NOTIFY), so reads stay fresh.',
+  },
+  {
+    name: 'RESPONSE_CACHE_TTL_MS',
+    default: '60000',
+    description: 'Longest life of a cached response, a safety net behind the change feed.',
   },
   {
     name: 'CARRIERS_CONFIG',
@@ -321,6 +347,11 @@ export function loadConfig(env: Env = process.env): Config {
       infer: int('RATE_LIMIT_INFER_PER_MINUTE', 200, 1),
       refresh: int('RATE_LIMIT_REFRESH_PER_MINUTE', 10, 1),
       windowSeconds: 60,
+      batchMax: int('RATE_LIMIT_BATCH_MAX', 100, 1, 100_000),
+    },
+    cache: {
+      responseMaxBytes: int('RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+      ttlMs: int('RESPONSE_CACHE_TTL_MS', 60_000, 1, 3_600_000),
     },
     carriersConfig: env.CARRIERS_CONFIG || null,
     role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const),

@@ -142,9 +142,11 @@ export async function authenticate(db: Kysely<DB>, key: string): Promise<AuthRes
 }
 
 /**
- * The hot path of every request: checks the key and takes a unit from the account's rate-limit
- * bucket in one round trip (the hash is compared in the database, after the prefix look-up). Only
- * a key that does not pass goes through `authenticate` to learn why.
+ * Checks the key and reserves requests from the account's rate-limit bucket in one round trip
+ * (the hash is compared in the database, after the prefix look-up): at least this request, up to
+ * `maxBatch` for later ones (see rate_limit_reserve in migrations/0008). Only a key that does not
+ * pass goes through `authenticate` to learn why. `left` is what the window has left after the
+ * grant, or minus the seconds to wait when nothing was granted.
  */
 export async function authenticateAndCharge(
   db: Kysely<DB>,
@@ -152,11 +154,13 @@ export async function authenticateAndCharge(
   bucket: string,
   limit: number,
   windowSeconds: number,
-): Promise<(AuthResult & { ok: true; left: number }) | (AuthResult & { ok: false })> {
+  maxBatch = 1,
+): Promise<(AuthResult & { ok: true; granted: number; left: number }) | (AuthResult & { ok: false })> {
   const prefix = keyPrefix(key);
   if (!prefix) return { ok: false, reason: 'malformed' };
-  const r = await sql<{ id: string; account_id: string; left: number }>`
-    select k.id, k.account_id, rate_limit_take(k.account_id, ${bucket}, ${limit}::integer, ${windowSeconds}::integer) as left
+  const r = await sql<{ id: string; account_id: string; r: number[] }>`
+    select k.id, k.account_id,
+           rate_limit_reserve(k.account_id, ${bucket}, ${limit}::integer, ${windowSeconds}::integer, ${maxBatch}::integer) as r
       from api_keys k
      where k.prefix = ${prefix} and k.revoked_at is null and k.secret_hash = sha256(convert_to(${key}, 'UTF8'))`.execute(
     db,
@@ -175,5 +179,11 @@ export async function authenticateAndCharge(
       .where('id', '=', row.id)
       .execute();
   }
-  return { ok: true, accountId: row.account_id, keyId: row.id, left: Number(row.left) };
+  return {
+    ok: true,
+    accountId: row.account_id,
+    keyId: row.id,
+    granted: Number(row.r[0]),
+    left: Number(row.r[1]),
+  };
 }

@@ -14,7 +14,18 @@ export interface Database {
   exec(script: string): Promise<void>;
   /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * Listens to NOTIFY channels on a connection of its own (see change-feed.ts). `onState(false)`
+   * means notifications may have been missed (connection lost; it reconnects by itself),
+   * `onState(true)` that it listens again. Resolves once listening; returns a stop function.
+   */
+  listen(channels: string[], handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotify(channel: string, payload: string): void;
+  onState(listening: boolean): void;
 }
 
 // timestamptz/date come back as JS Dates (both engines); int8 counts are cast to int in SQL.
@@ -40,7 +51,61 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    listen: (channels, handlers) => listenPostgres(url, channels, handlers),
     close: () => db.destroy(),
+  };
+}
+
+/** A dedicated client outside the pool (LISTEN is per session); reconnects with back-off. */
+async function listenPostgres(
+  url: string,
+  channels: string[],
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let delay = 100;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (m) => handlers.onNotify(m.channel, m.payload ?? ''));
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      c.end().catch(() => {});
+      if (client === c) client = null;
+      handlers.onState(false);
+      if (!stopped) {
+        timer = setTimeout(() => connect().catch(() => {}), delay).unref();
+        delay = Math.min(delay * 2, 5000);
+      }
+    };
+    c.on('error', onLost);
+    c.on('end', onLost);
+    try {
+      await c.connect();
+      for (const ch of channels) await c.query(`listen "${ch.replaceAll('"', '""')}"`);
+    } catch (err) {
+      onLost();
+      throw err;
+    }
+    if (stopped) {
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+    delay = 100;
+    handlers.onState(true);
+  };
+  // A failed first attempt is retried like a lost connection; the caches stay off meanwhile.
+  await connect().catch(() => {});
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const c = client;
+    client = null;
+    await c?.end().catch(() => {});
   };
 }
 
@@ -114,6 +179,19 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       });
     },
     poolStats: () => ({ total: 1, idle: waiting > 0 ? 0 : 1, waiting: 0 }),
+    async listen(channels, handlers) {
+      // Through the mutex, so LISTEN never lands inside another caller's open transaction.
+      // PGlite calls the handlers while the notifying query completes: no delay, no loss.
+      const stops = await db
+        .connection()
+        .execute(() =>
+          Promise.all(channels.map((ch) => pglite.listen(ch, (payload) => handlers.onNotify(ch, payload)))),
+        );
+      handlers.onState(true);
+      return async () => {
+        await db.connection().execute(() => Promise.all(stops.map((stop) => stop())));
+      };
+    },
     close: () => db.destroy(),
   };
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { KeyCache } from '../accounts/key-cache.ts';
 import { authenticateAndCharge } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, tooManyRequests, unauthorized } from './errors.ts';
 import type { Bucket } from './rate-limit.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,8 +35,17 @@ const BUCKET_NAMES: Record<Bucket, string> = {
   refresh: 'container refresh',
 };
 
-/** Authenticates every route whose config does not say `auth: false`, then applies its rate limit. */
-export function registerAuth(app: FastifyInstance, database: Database, config: Config): void {
+/**
+ * Authenticates every route whose config does not say `auth: false`, then applies its rate limit.
+ * A key this process has already verified, on an account far from its limit, costs no database
+ * round trip (key-cache.ts, rate-limiter.ts); anything else is one statement (key + limit).
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  database: Database,
+  config: Config,
+  fast: { keys: KeyCache; limiter: RateLimiter },
+): void {
   app.decorateRequest('accountId', '');
   app.addHook('onRequest', async (request, reply) => {
     const routeConfig = request.routeOptions.config;
@@ -46,16 +57,29 @@ export function registerAuth(app: FastifyInstance, database: Database, config: C
     if (!m) throw unauthorized(MESSAGES.malformed);
     const bucket = routeConfig.bucket ?? 'default';
     const limit = config.rateLimits[bucket];
+    const key = m[1]!;
+    const known = fast.keys.get(key);
+    const local = known ? fast.limiter.takeLocal(known.accountId, bucket) : null;
+    if (known && local !== null) {
+      request.accountId = known.accountId;
+      reply.header('x-ratelimit-limit', String(limit));
+      reply.header('x-ratelimit-remaining', String(local));
+      return;
+    }
+    const generation = fast.keys.generation();
     const result = await authenticateAndCharge(
       database.db,
-      m[1]!,
+      key,
       bucket,
       limit,
       config.rateLimits.windowSeconds,
+      config.rateLimits.batchMax,
     );
     if (!result.ok) throw unauthorized(MESSAGES[result.reason]);
     request.accountId = result.accountId;
-    const taken = result.left;
+    fast.keys.set(key, { accountId: result.accountId, keyId: result.keyId }, generation);
+    fast.limiter.addGrant(result.accountId, bucket, result.granted, result.left);
+    const taken = result.granted > 0 ? result.left + result.granted - 1 : result.left;
     reply.header('x-ratelimit-limit', String(limit));
     if (taken < 0) {
       reply.header('x-ratelimit-remaining', '0');

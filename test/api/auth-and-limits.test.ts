@@ -34,7 +34,13 @@ for (const engine of ENGINES) {
         .where('account_id', '=', other.accountId)
         .execute();
       await revokeApiKey(t.database.db, keys[0]!.id);
-      const revoked = await t.request('GET', '/v2/tracking_requests', { key: other.key });
+      // The server has this key cached; the revocation reaches it through the change feed
+      // (PostgreSQL NOTIFY, delivered a moment after the commit; PGlite: at once).
+      let revoked = await t.request('GET', '/v2/tracking_requests', { key: other.key });
+      for (let i = 0; i < 50 && revoked.status === 200 && engine === 'postgres'; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        revoked = await t.request('GET', '/v2/tracking_requests', { key: other.key });
+      }
       assert.equal(revoked.status, 401);
       assert.match(revoked.body.errors[0].detail, /revoked/);
     });

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { ResponseCache } from './response-cache.ts';
+
+// Wires the response cache (response-cache.ts) into the request cycle. Only the read endpoints
+// whose data the change feed covers are cached (migrations/0008 lists the tables); answers are
+// keyed by account and the exact request URL, and only 200s are kept. Any write request of an
+// account empties that account's entries in this process before its answer goes out, so a client
+// always reads its own writes here; other processes learn of it from the feed.
+
+const CACHED_ROUTES = new Set([
+  '/v2/tracking_requests',
+  '/v2/tracking_requests/:id',
+  '/v2/shipments',
+  '/v2/shipments/:id',
+  '/v2/containers',
+  '/v2/containers/:id',
+  '/v2/containers/:id/transport_events',
+  '/v2/containers/:id/raw_events',
+  '/v2/transport_events/:id',
+]);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Cache generation taken before the handler read (undefined: not cacheable). */
+    cacheGeneration: number | undefined;
+  }
+}
+
+/** Register after the auth hook: it needs request.accountId. */
+export function registerResponseCache(app: FastifyInstance, cache: ResponseCache): void {
+  app.decorateRequest('cacheGeneration', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    const account = request.accountId;
+    if (!account || request.method !== 'GET' || !CACHED_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const hit = cache.get(account, request.url);
+    if (hit) {
+      reply.header('x-cache', 'hit').type(hit.contentType).send(hit.body);
+      return reply;
+    }
+    request.cacheGeneration = cache.generation(account);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const account = request.accountId;
+    if (!account) return payload;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      cache.invalidate(account);
+    } else if (request.cacheGeneration !== undefined) {
+      reply.header('x-cache', 'miss');
+      if (reply.statusCode === 200 && typeof payload === 'string') {
+        const contentType = String(reply.getHeader('content-type') ?? 'application/vnd.api+json');
+        cache.set(account, request.url, request.cacheGeneration, { body: payload, contentType });
+      }
+    }
+    return payload;
+  });
+}
