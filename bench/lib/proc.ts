@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 // Child processes of a benchmark run: every process under test, the load generator, the carrier
 // simulator and the webhook receiver run as their own `node` process, as users run them.
@@ -32,9 +33,21 @@ export interface Proc {
 
 const running = new Set<Proc>();
 
+/**
+ * The Node.js flags of `npm start` (package.json): the service runs here as it does there, and the
+ * baseline server gets them too, so both are served the same way.
+ */
+export const START_FLAGS: string[] = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((a) => a.startsWith('--'));
+
 /** Starts `node <args>` from the repository root with the given extra environment. */
 export function startNode(name: string, args: string[], env: Record<string, string | undefined> = {}): Proc {
-  const child = spawn(process.execPath, args, {
+  const served = args.includes('src/main.ts') || args.includes('bench/servers/hello.ts');
+  const flags = served ? START_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -68,46 +68,106 @@ const UNSUPPORTED_TYPES: Record<string, Array<'bill_of_lading' | 'booking_number
 // The sandbox line: answers the published test numbers and the simulator's scenario numbers.
 const TEST_LINE = { scac: 'TEST', name: 'Test Shipping Line (sandbox)', short_name: 'Test Line' };
 
-let ports: Map<string, Port> | undefined;
-let portsById: Map<string, Port> | undefined;
 let terminals: Terminal[] | undefined;
 let terminalsById: Map<string, Terminal> | undefined;
 let lines: ShippingLine[] | undefined;
 let linesByScac: Map<string, ShippingLine> | undefined;
 
-function loadPorts(): Map<string, Port> {
-  if (!ports) {
-    ports = new Map();
-    portsById = new Map();
-    for (const r of readCsv('ports.csv')) {
-      const port: Port = {
-        id: uuidV5(`port:${r.locode}`),
-        locode: r.locode!,
-        name: r.name!,
-        country_code: r.country_code!,
-        state_abbr: orNull(r.subdivision),
-        latitude: num(r.latitude),
-        longitude: num(r.longitude),
-        time_zone: orNull(r.time_zone),
-      };
-      ports.set(port.locode, port);
-      portsById.set(port.id, port);
+// ~30k ports are read on demand: the file stays one string with an index of where each
+// UN/LOCODE's line starts, and a port becomes an object only when something asks for it. Parsing
+// them all up front cost ~20 MB of objects and ~50 MB of heap growth per process, for the few
+// hundred ports a deployment ever shows.
+let portsCsv: string | undefined;
+let portLineAt: Map<string, number> | undefined;
+let portLocodeById: Map<string, string> | undefined;
+const portCache = new Map<string, Port | null>();
+const PORT_COLUMNS = ['locode', 'name', 'country_code', 'subdivision', 'latitude', 'longitude', 'time_zone'];
+
+function portIndex(): Map<string, number> {
+  if (!portLineAt) {
+    const text = readFileSync(new URL('ports.csv', dir), 'utf8').replace(/^\uFEFF/, '');
+    const header = text.slice(0, text.indexOf('\n')).trim();
+    if (header !== PORT_COLUMNS.join(',')) throw new Error(`ports.csv: unexpected header "${header}"`);
+    const index = new Map<string, number>();
+    for (let at = text.indexOf('\n') + 1; at > 0 && at < text.length; at = text.indexOf('\n', at) + 1) {
+      const comma = text.indexOf(',', at);
+      if (comma > at) index.set(text.slice(at, comma), at);
+    }
+    portsCsv = text;
+    portLineAt = index;
+  }
+  return portLineAt;
+}
+
+/** Fields of one CSV line (RFC 4180 quoting; lines hold no line breaks). */
+export function csvFields(line: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i <= line.length) {
+    if (line[i] === '"') {
+      let v = '';
+      i++;
+      for (;;) {
+        const q = line.indexOf('"', i);
+        if (q < 0) throw new Error(`unterminated quote in CSV line: ${line}`);
+        v += line.slice(i, q);
+        if (line[q + 1] === '"') {
+          v += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+      out.push(v);
+      i++; // the comma
+    } else {
+      const c = line.indexOf(',', i);
+      const end = c < 0 ? line.length : c;
+      out.push(line.slice(i, end));
+      i = end + 1;
     }
   }
-  return ports;
+  return out;
 }
 
 export function portByLocode(locode: string): Port | undefined {
-  return loadPorts().get(locode.toUpperCase());
+  const key = locode.toUpperCase();
+  const cached = portCache.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const at = portIndex().get(key);
+  let port: Port | null = null;
+  if (at !== undefined) {
+    const end = portsCsv!.indexOf('\n', at);
+    const f = csvFields(portsCsv!.slice(at, end < 0 ? undefined : end).replace(/\r$/, ''));
+    port = {
+      id: uuidV5(`port:${f[0]}`),
+      locode: f[0]!,
+      name: f[1]!,
+      country_code: f[2]!,
+      state_abbr: orNull(f[3]),
+      latitude: num(f[4]),
+      longitude: num(f[5]),
+      time_zone: orNull(f[6]),
+    };
+  }
+  if (portCache.size >= 5000) portCache.clear();
+  portCache.set(key, port);
+  return port ?? undefined;
 }
 
 export function portById(id: string): Port | undefined {
-  loadPorts();
-  return portsById!.get(id);
+  if (!portLocodeById) {
+    portLocodeById = new Map();
+    for (const locode of portIndex().keys()) portLocodeById.set(uuidV5(`port:${locode}`), locode);
+  }
+  const locode = portLocodeById.get(id);
+  return locode ? portByLocode(locode) : undefined;
 }
 
-export function allPorts(): Port[] {
-  return [...loadPorts().values()];
+/** Every UN/LOCODE in the port list. */
+export function allPortLocodes(): IterableIterator<string> {
+  return portIndex().keys();
 }
 
 /** IANA zone of a UN/LOCODE, or null when unknown. */
