@@ -67,9 +67,17 @@ try {
     ctx.notes.push(
       `Large account seeded with ${large.shipments.toLocaleString('en')} shipments, ${(large.shipments * 3).toLocaleString('en')} containers and ${large.events.toLocaleString('en')} transport events in ${large.seedSeconds.toFixed(0)} s (${Math.round(large.rowsPerSecond).toLocaleString('en')} rows/s, tracking requests included).`,
     );
-    const list = await listLarge(ctx, api, large);
+    const { list, listDb } = await listLarge(ctx, api, large);
     if (reads.list)
       compare(ctx, 'list_large_vs_small', 'List: 100,000-shipment account vs 100', reads.list, list);
+    if (reads.listDb)
+      compare(
+        ctx,
+        'list_large_vs_small_db',
+        'List: 100,000-shipment account vs 100, database path (no-cache)',
+        reads.listDb,
+        listDb,
+      );
     if (cfg.large) {
       const lr = await readScenarios(ctx, api, small, 'large');
       compare(

@@ -72,6 +72,8 @@ export interface HttpTarget {
   url: string;
   path: string;
   key?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
   /** The server's pid, for the CPU split per request. */
   pid?: number;
   goal?: { minRatio?: number; maxP99Ms?: number };
@@ -85,9 +87,8 @@ export async function httpScenario(ctx: Ctx, t: HttpTarget): Promise<ScenarioRes
   let cpu: ReturnType<typeof perRequest> | null = null;
   let error: string | undefined;
   // One request first: a scenario answering errors is reported with the first answer's body.
-  const probe = await fetch(`${t.url}${t.path}`, {
-    headers: t.key ? { authorization: `Token ${t.key}` } : {},
-  }).catch((err: Error) => err);
+  const headers = { ...t.headers, ...(t.key ? { authorization: `Token ${t.key}` } : {}) };
+  const probe = await fetch(`${t.url}${t.path}`, { headers }).catch((err: Error) => err);
   if (probe instanceof Error) error = `probe failed: ${probe.message}`;
   else if (!probe.ok) error = `probe answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`;
   else await probe.arrayBuffer();
@@ -96,7 +97,7 @@ export async function httpScenario(ctx: Ctx, t: HttpTarget): Promise<ScenarioRes
     const run = await runLoad({
       url: t.url,
       path: t.path,
-      headers: t.key ? { authorization: `Token ${t.key}` } : {},
+      headers,
       connections: ctx.cfg.connections,
       durationS: ctx.cfg.durationS,
       warmupS: ctx.cfg.warmupS,

@@ -4,6 +4,12 @@ import type { ScenarioResult } from '../lib/report.ts';
 
 // The read scenarios: one shipment with its 3 containers, one container's 40 transport events,
 // and the first page of shipments, on a small account and on an account with 100,000 shipments.
+// Each runs as clients use it (repeated reads are answered from the response cache, kept fresh by
+// the change feed) and again with `Cache-Control: no-cache`, which makes every request read the
+// database: the "database path" diagnostics show what a cold or constantly changing account gets.
+
+/** Headers that make the API answer from the database instead of its response cache. */
+export const NO_CACHE = { 'cache-control': 'no-cache' };
 
 export interface SmallSet {
   accountId: string;
@@ -57,7 +63,12 @@ export async function readScenarios(
   api: Api,
   small: SmallSet,
   label: 'small' | 'large',
-): Promise<{ shipment: ScenarioResult; events: ScenarioResult; list?: ScenarioResult }> {
+): Promise<{
+  shipment: ScenarioResult;
+  events: ScenarioResult;
+  list?: ScenarioResult;
+  listDb?: ScenarioResult;
+}> {
   const suffix = label === 'large' ? ' — large data set' : '';
   const shipment = await httpScenario(ctx, {
     id: `get_shipment${label === 'large' ? '_large' : ''}`,
@@ -97,7 +108,34 @@ export async function readScenarios(
     pid: api.proc.pid,
     notes: 'reference for the 100,000-shipment list',
   });
-  return { shipment, events, list };
+  await httpScenario(ctx, {
+    id: 'get_shipment_db',
+    name: 'Diagnostic: GET /v2/shipments/{id}?include=containers, database path (no-cache)',
+    url: api.url,
+    path: `/v2/shipments/${small.shipmentId}?include=containers`,
+    key: small.key,
+    headers: NO_CACHE,
+    pid: api.proc.pid,
+  });
+  await httpScenario(ctx, {
+    id: 'transport_events_db',
+    name: 'Diagnostic: GET /v2/containers/{id}/transport_events?include=location,vessel, database path (no-cache)',
+    url: api.url,
+    path: `/v2/containers/${small.containerId}/transport_events?include=location,vessel`,
+    key: small.key,
+    headers: NO_CACHE,
+    pid: api.proc.pid,
+  });
+  const listDb = await httpScenario(ctx, {
+    id: 'list_small_db',
+    name: `Diagnostic: GET /v2/shipments?page[size]=30 (${SMALL_SHIPMENTS} shipments), database path (no-cache)`,
+    url: api.url,
+    path: '/v2/shipments?page[size]=30',
+    key: small.key,
+    headers: NO_CACHE,
+    pid: api.proc.pid,
+  });
+  return { shipment, events, list, listDb };
 }
 
 export interface LargeSet {
@@ -148,8 +186,12 @@ export async function prepareLarge(ctx: Ctx): Promise<LargeSet> {
   };
 }
 
-export async function listLarge(ctx: Ctx, api: Api, large: LargeSet): Promise<ScenarioResult> {
-  return httpScenario(ctx, {
+export async function listLarge(
+  ctx: Ctx,
+  api: Api,
+  large: LargeSet,
+): Promise<{ list: ScenarioResult; listDb: ScenarioResult }> {
+  const list = await httpScenario(ctx, {
     id: 'list_100k',
     name: `GET /v2/shipments?page[size]=30 (account with ${large.shipments.toLocaleString('en')} shipments)`,
     url: api.url,
@@ -158,6 +200,16 @@ export async function listLarge(ctx: Ctx, api: Api, large: LargeSet): Promise<Sc
     pid: api.proc.pid,
     goal: { minRatio: 0.1 },
   });
+  const listDb = await httpScenario(ctx, {
+    id: 'list_100k_db',
+    name: `Diagnostic: GET /v2/shipments?page[size]=30 (${large.shipments.toLocaleString('en')} shipments), database path (no-cache)`,
+    url: api.url,
+    path: '/v2/shipments?page[size]=30',
+    key: large.key,
+    headers: NO_CACHE,
+    pid: api.proc.pid,
+  });
+  return { list, listDb };
 }
 
 /** large/small req/s of the same endpoint: "within 1.5 times" means at least 1/1.5. */

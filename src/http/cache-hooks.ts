@@ -5,7 +5,9 @@ import type { ResponseCache } from './response-cache.ts';
 // whose data the change feed covers are cached (migrations/0008 lists the tables); answers are
 // keyed by account and the exact request URL, and only 200s are kept. Any write request of an
 // account empties that account's entries in this process before its answer goes out, so a client
-// always reads its own writes here; other processes learn of it from the feed.
+// always reads its own writes here; other processes learn of it from the feed. A request with
+// `Cache-Control: no-cache` (or no-store) is answered from the database; its answer still refreshes
+// the entry.
 
 const CACHED_ROUTES = new Set([
   '/v2/tracking_requests',
@@ -32,7 +34,9 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
   app.addHook('onRequest', async (request, reply) => {
     const account = request.accountId;
     if (!account || request.method !== 'GET' || !CACHED_ROUTES.has(request.routeOptions.url ?? '')) return;
-    const hit = cache.get(account, request.url);
+    const control = request.headers['cache-control'];
+    const bypass = control !== undefined && /no-cache|no-store/i.test(control);
+    const hit = bypass ? undefined : cache.get(account, request.url);
     if (hit) {
       reply.header('x-cache', 'hit').type(hit.contentType).send(hit.body);
       return reply;

@@ -99,6 +99,15 @@ for (const engine of ENGINES) {
       assert.equal((await t.request('GET', path, { key: other.key })).status, 404);
     });
 
+    test('Cache-Control: no-cache reads the database', async () => {
+      const path = `/v2/shipments/${s.shipmentId}`;
+      await t.request('GET', path);
+      assert.equal((await t.request('GET', path)).headers.get('x-cache'), 'hit');
+      const fresh = await t.request('GET', path, { headers: { 'cache-control': 'no-cache' } });
+      assert.equal(fresh.status, 200);
+      assert.equal(fresh.headers.get('x-cache'), 'miss');
+    });
+
     test('errors are not cached', async () => {
       const path = '/v2/shipments/00000000-0000-4000-8000-000000000000';
       assert.equal((await t.request('GET', path)).status, 404);
