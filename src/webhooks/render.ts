@@ -1,18 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { containersByIds, eventSummaries, findTransportEvent, vesselsByIds } from '../containers/queries.ts';
+import { type Kysely, sql } from 'kysely';
+import {
+  containersByIds,
+  eventSummaries,
+  type TransportEventRow,
+  vesselsByIds,
+} from '../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
 import type { DB } from '../db/schema.ts';
-import { Included, iso, one, type Resource } from '../http/jsonapi.ts';
+import { iso, one, type Resource } from '../http/jsonapi.ts';
 import { portByLocode } from '../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
-import { findTrackingRequest } from '../tracking-requests/queries.ts';
+import { type TrackingRequest, trackingRequestsByIds } from '../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../tracking-requests/serializer.ts';
 
 // The body a receiver gets: a JSON:API document whose `data` is the notification itself (its id
 // is the idempotency key) and whose `included` carries the reference object and the shipment,
 // container, ports, terminal and vessel it concerns, so most receivers need no follow-up GET.
+//
+// Bodies are rendered in batches (the delivery loop renders every notification of a claim at
+// once): one query for the notifications, then one per kind of record for the whole batch
+// (grouped by account, since every account-owned query filters by it), whatever the batch size.
+// Each resource is serialized once per batch and the bodies are assembled from those pieces,
+// byte for byte what JSON.stringify({data, included}) gives.
 
 interface NotificationRow {
   id: string;
@@ -28,6 +39,20 @@ interface NotificationRow {
   domain_event_created_at: Date;
 }
 
+interface EstimatedEventRow {
+  id: string;
+  shipment_id: string;
+  container_id: string | null;
+  event: string;
+  estimated_timestamp: Date;
+  previous_timestamp: Date | null;
+  location_locode: string | null;
+  vessel_id: string | null;
+  voyage_number: string | null;
+  data_source: string;
+  created_at: Date;
+}
+
 function notificationResource(n: NotificationRow): Resource {
   return {
     id: n.id,
@@ -40,8 +65,113 @@ function notificationResource(n: NotificationRow): Resource {
   };
 }
 
-export async function renderNotification(db: Kysely<DB>, notificationId: string): Promise<string> {
-  const n = await db
+function estimatedEventResource(e: EstimatedEventRow): Resource {
+  return {
+    id: e.id,
+    type: 'estimated_event',
+    attributes: {
+      event: e.event,
+      estimated_timestamp: iso(e.estimated_timestamp),
+      previous_estimated_timestamp: iso(e.previous_timestamp),
+      location_locode: e.location_locode,
+      timezone: e.location_locode ? (portByLocode(e.location_locode)?.time_zone ?? null) : null,
+      voyage_number: e.voyage_number,
+      data_source: e.data_source,
+      created_at: iso(e.created_at),
+    },
+    relationships: {
+      shipment: one('shipment', e.shipment_id),
+      container: one('container', e.container_id),
+      port: one('port', e.location_locode ? portByLocode(e.location_locode)?.id : null),
+      vessel: one('vessel', e.vessel_id),
+    },
+  };
+}
+
+const TRANSPORT_EVENT_COLUMNS = [
+  'id',
+  'shipment_id',
+  'container_id',
+  'key',
+  'event',
+  'timestamp',
+  'timezone',
+  'location_locode',
+  'terminal_id',
+  'vessel_id',
+  'voyage_number',
+  'data_source',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The records one account's notifications of a batch refer to, each loaded once. */
+interface AccountRecords {
+  trackingRequests: Map<string, TrackingRequest>;
+  transportEvents: Map<string, TransportEventRow>;
+  shipments: Map<string, Resource>;
+  containers: Map<string, Resource>;
+}
+
+async function loadAccountRecords(
+  db: Kysely<DB>,
+  accountId: string,
+  rows: NotificationRow[],
+): Promise<AccountRecords> {
+  const ids = (type: string) => [
+    ...new Set(rows.filter((n) => n.reference_type === type).map((n) => n.reference_id)),
+  ];
+  const trIds = ids('tracking_request');
+  const teIds = ids('transport_event');
+  const shipmentIds = [...new Set(rows.map((n) => n.shipment_id).filter((id): id is string => id !== null))];
+  const containerIds = [
+    ...new Set(rows.map((n) => n.container_id).filter((id): id is string => id !== null)),
+  ];
+  // Independent queries: sent side by side (one round trip of latency instead of five).
+  const [trs, tes, shipments, containers, summaries] = await Promise.all([
+    trIds.length ? trackingRequestsByIds(db, accountId, trIds) : [],
+    teIds.length
+      ? db
+          .selectFrom('transport_events')
+          .select(TRANSPORT_EVENT_COLUMNS)
+          .where('account_id', '=', accountId)
+          .where(sql<boolean>`id = any(${teIds}::uuid[])`)
+          .execute()
+      : [],
+    shipmentIds.length ? shipmentIncludes(db, accountId, shipmentIds) : [],
+    containerIds.length ? containersByIds(db, accountId, containerIds) : [],
+    containerIds.length ? eventSummaries(db, accountId, containerIds) : new Map(),
+  ]);
+  return {
+    trackingRequests: new Map(trs.map((t) => [t.id, t])),
+    transportEvents: new Map(tes.map((e) => [e.id, e as TransportEventRow])),
+    shipments: new Map(shipments.map((s) => [s.id, s])),
+    containers: new Map(containers.map((c) => [c.id, serializeContainer(c, summaries.get(c.id))])),
+  };
+}
+
+/** A batch's loaded records, each serialized to JSON once however many bodies include it. */
+class Pieces {
+  readonly #json = new Map<string, string>();
+  of(r: Resource): string {
+    const key = `${r.type}:${r.id}`;
+    let s = this.#json.get(key);
+    if (s === undefined) {
+      s = JSON.stringify(r);
+      this.#json.set(key, s);
+    }
+    return s;
+  }
+}
+
+/**
+ * Renders the bodies of the given notifications: id -> body. Notifications that no longer exist
+ * (their webhook was deleted) are missing from the result. A handful of queries per batch.
+ */
+export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const rows: NotificationRow[] = await db
     .selectFrom('webhook_notifications as n')
     .innerJoin('domain_events as d', 'd.id', 'n.domain_event_id')
     .select([
@@ -57,81 +187,119 @@ export async function renderNotification(db: Kysely<DB>, notificationId: string)
       'd.changeset',
       'd.created_at as domain_event_created_at',
     ])
-    .where('n.id', '=', notificationId)
-    .executeTakeFirstOrThrow();
-  const included = new Included();
-  const acct = n.account_id;
-  const locodes: Array<string | null> = [];
-  const terminals: Array<string | null> = [];
-  const vessels: Array<string | null> = [];
+    .where(sql<boolean>`n.id = any(${[...new Set(ids)]}::uuid[])`)
+    .execute();
+  if (rows.length === 0) return out;
 
-  switch (n.reference_type) {
-    case 'tracking_request': {
-      const tr = await findTrackingRequest(db, acct, n.reference_id);
-      if (tr) included.add(serializeTrackingRequest(tr));
-      break;
-    }
-    case 'transport_event': {
-      const e = await findTransportEvent(db, acct, n.reference_id);
-      if (e) {
-        included.add(serializeTransportEvent(e));
-        locodes.push(e.location_locode);
-        terminals.push(e.terminal_id);
-        vessels.push(e.vessel_id);
-      }
-      break;
-    }
-    case 'estimated_event': {
-      const e = await db
-        .selectFrom('estimated_events')
-        .selectAll()
-        .where('id', '=', n.reference_id)
-        .executeTakeFirst();
-      if (e) {
-        locodes.push(e.location_locode);
-        vessels.push(e.vessel_id);
-        included.add({
-          id: e.id,
-          type: 'estimated_event',
-          attributes: {
-            event: e.event,
-            estimated_timestamp: iso(e.estimated_timestamp),
-            previous_estimated_timestamp: iso(e.previous_timestamp),
-            location_locode: e.location_locode,
-            timezone: e.location_locode ? (portByLocode(e.location_locode)?.time_zone ?? null) : null,
-            voyage_number: e.voyage_number,
-            data_source: e.data_source,
-            created_at: iso(e.created_at),
-          },
-          relationships: {
-            shipment: one('shipment', e.shipment_id),
-            container: one('container', e.container_id),
-            port: one('port', e.location_locode ? portByLocode(e.location_locode)?.id : null),
-            vessel: one('vessel', e.vessel_id),
-          },
-        });
-      }
-      break;
-    }
-    case 'container_created_event':
-    case 'container_updated_event':
-      included.add({
-        id: n.reference_id,
-        type: n.reference_type,
-        attributes: {
-          changeset: n.changeset ?? {},
-          timestamp: iso(n.domain_event_created_at),
-          timezone: null,
-          data_source: 'shipping_line',
-        },
-        relationships: { container: one('container', n.container_id), terminal: { data: null } },
-      });
-      break;
+  const byAccount = new Map<string, NotificationRow[]>();
+  for (const n of rows) {
+    const list = byAccount.get(n.account_id);
+    if (list) list.push(n);
+    else byAccount.set(n.account_id, [n]);
   }
+  const estimatedIds = [
+    ...new Set(rows.filter((n) => n.reference_type === 'estimated_event').map((n) => n.reference_id)),
+  ];
+  const [accounts, estimatedRows] = await Promise.all([
+    Promise.all(
+      [...byAccount].map(async ([acct, list]) => [acct, await loadAccountRecords(db, acct, list)] as const),
+    ),
+    estimatedIds.length
+      ? db
+          .selectFrom('estimated_events')
+          .select([
+            'id',
+            'shipment_id',
+            'container_id',
+            'event',
+            'estimated_timestamp',
+            'previous_timestamp',
+            'location_locode',
+            'vessel_id',
+            'voyage_number',
+            'data_source',
+            'created_at',
+          ])
+          .where(sql<boolean>`id = any(${estimatedIds}::uuid[])`)
+          .execute()
+      : [],
+  ]);
+  const records = new Map(accounts);
+  const estimated = new Map<string, EstimatedEventRow>(estimatedRows.map((e) => [e.id, e]));
 
-  if (n.shipment_id) {
-    for (const s of await shipmentIncludes(db, acct, [n.shipment_id])) {
-      included.add(s);
+  // Vessels come from the reference records: one query for the batch.
+  const vesselIds: string[] = [];
+  for (const n of rows) {
+    if (n.reference_type === 'transport_event') {
+      const v = records.get(n.account_id)!.transportEvents.get(n.reference_id)?.vessel_id;
+      if (v) vesselIds.push(v);
+    } else if (n.reference_type === 'estimated_event') {
+      const v = estimated.get(n.reference_id)?.vessel_id;
+      if (v) vesselIds.push(v);
+    }
+  }
+  const vessels = new Map((await vesselsByIds(db, vesselIds)).map((v) => [v.id, serializeVessel(v)]));
+
+  const pieces = new Pieces();
+  for (const n of rows) {
+    const r = records.get(n.account_id)!;
+    const included: string[] = [];
+    const seen = new Set<string>();
+    const add = (res: Resource | null | undefined) => {
+      if (!res) return;
+      const key = `${res.type}:${res.id}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      included.push(pieces.of(res));
+    };
+    const locodes: Array<string | null> = [];
+    const terminals: Array<string | null> = [];
+    const vesselRefs: Array<string | null> = [];
+
+    switch (n.reference_type) {
+      case 'tracking_request': {
+        const tr = r.trackingRequests.get(n.reference_id);
+        if (tr) add(serializeTrackingRequest(tr));
+        break;
+      }
+      case 'transport_event': {
+        const e = r.transportEvents.get(n.reference_id);
+        if (e) {
+          add(serializeTransportEvent(e));
+          locodes.push(e.location_locode);
+          terminals.push(e.terminal_id);
+          vesselRefs.push(e.vessel_id);
+        }
+        break;
+      }
+      case 'estimated_event': {
+        const e = estimated.get(n.reference_id);
+        if (e) {
+          locodes.push(e.location_locode);
+          vesselRefs.push(e.vessel_id);
+          add(estimatedEventResource(e));
+        }
+        break;
+      }
+      case 'container_created_event':
+      case 'container_updated_event':
+        add({
+          id: n.reference_id,
+          type: n.reference_type,
+          attributes: {
+            changeset: n.changeset ?? {},
+            timestamp: iso(n.domain_event_created_at),
+            timezone: null,
+            data_source: 'shipping_line',
+          },
+          relationships: { container: one('container', n.container_id), terminal: { data: null } },
+        });
+        break;
+    }
+
+    const s = n.shipment_id ? r.shipments.get(n.shipment_id) : undefined;
+    if (s) {
+      add(s);
       const a = s.attributes as Record<string, string | null>;
       locodes.push(
         a.port_of_lading_locode ?? null,
@@ -140,16 +308,20 @@ export async function renderNotification(db: Kysely<DB>, notificationId: string)
       );
       terminals.push((s.relationships?.pod_terminal?.data as { id: string } | null)?.id ?? null);
     }
+    if (n.container_id) add(r.containers.get(n.container_id));
+    for (const p of portResources(locodes)) add(p);
+    for (const t of terminalResources(terminals)) add(t);
+    for (const v of new Set(vesselRefs)) if (v) add(vessels.get(v));
+    out.set(n.id, `{"data":${JSON.stringify(notificationResource(n))},"included":[${included.join(',')}]}`);
   }
-  if (n.container_id) {
-    const rows = await containersByIds(db, acct, [n.container_id]);
-    const summaries = await eventSummaries(db, acct, [n.container_id]);
-    for (const c of rows) included.add(serializeContainer(c, summaries.get(c.id)));
-  }
-  for (const p of portResources(locodes)) included.add(p);
-  for (const t of terminalResources(terminals)) included.add(t);
-  for (const v of await vesselsByIds(db, vessels)) included.add(serializeVessel(v));
-  return JSON.stringify({ data: notificationResource(n), included: included.items });
+  return out;
+}
+
+/** The body of one notification (see renderNotifications). */
+export async function renderNotification(db: Kysely<DB>, notificationId: string): Promise<string> {
+  const body = (await renderNotifications(db, [notificationId])).get(notificationId);
+  if (body === undefined) throw new Error(`webhook notification ${notificationId} not found`);
+  return body;
 }
 
 /** An example body for an event: realistic shapes, made-up ids (trigger and examples endpoints). */
