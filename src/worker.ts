@@ -6,7 +6,6 @@ import { type Engine, startEngine } from './engine/start.ts';
 import type { AddressPolicy } from './webhooks/address-guard.ts';
 import { type DeliveryDeps, startDeliveryLoop } from './webhooks/deliver.ts';
 import { getAddressPolicy } from './webhooks/outbound.ts';
-import { renderNotifications } from './webhooks/render.ts';
 
 export interface WorkerOptions {
   database: Database;
@@ -40,7 +39,6 @@ export function startWorker(o: WorkerOptions): Engine {
           log: o.log,
           owner,
           policy,
-          render: renderNotifications,
           now: o.now,
           onAttempt: o.onAttempt,
         }),

@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { LeaseLost, lockLease } from '../engine/claims.ts';
-import { type Loop, startLoop } from '../engine/worker.ts';
+import type { Loop } from '../engine/worker.ts';
 import type { AddressPolicy } from './address-guard.ts';
 import { attemptDelivery } from './http-attempt.ts';
-import { renderNotifications } from './render.ts';
+import { type NotificationRow, renderRows } from './render.ts';
 import { nextAttemptDelayMs, shouldDeactivate } from './schedule.ts';
 import { signatureHeaders } from './sign.ts';
 
@@ -21,9 +21,8 @@ export interface DeliveryDeps {
   log: Logger;
   owner: string;
   policy: AddressPolicy;
-  /** Renders the bodies of notifications on their first attempt, a batch at a time
-   * (renderNotifications by default): id -> body, ids that no longer exist left out. */
-  render?: (db: Kysely<DB>, notificationIds: string[]) => Promise<Map<string, string>>;
+  /** Renders the bodies of first attempts, a claim at a time (renderRows by default). */
+  render?: (db: Kysely<DB>, rows: NotificationRow[]) => Promise<Map<string, string>>;
   now?: () => Date;
   onAttempt?: (
     outcome: 'succeeded' | 'failed' | 'retry',
@@ -32,13 +31,11 @@ export interface DeliveryDeps {
   ) => void;
 }
 
-interface Claimed {
-  id: string;
+/** A leased notification, with what rendering its body needs (its domain event). */
+export interface Claimed extends NotificationRow {
   webhook_id: string;
-  event: string;
   body: string | null;
   attempt_count: number;
-  created_at: Date;
 }
 
 export async function claimDueNotifications(
@@ -50,9 +47,11 @@ export async function claimDueNotifications(
   saturated: string[],
 ): Promise<Claimed[]> {
   // Candidates are capped per webhook first (a window over the oldest due rows), then locked.
+  // The domain event comes back with the lease, so rendering needs no query of its own for it.
   const r = await sql<Claimed>`
     update webhook_notifications n
        set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000})
+      from domain_events d
      where n.id in (
        select id from webhook_notifications
         where id in (
@@ -70,7 +69,10 @@ export async function claimDueNotifications(
         order by next_attempt_at
         limit ${limit}
         for update skip locked)
-    returning n.id, n.webhook_id, n.event, n.body, n.attempt_count, n.created_at`.execute(db);
+       and d.id = n.domain_event_id
+    returning n.id, n.account_id, n.webhook_id, n.event, n.body, n.attempt_count, n.created_at,
+              d.reference_type, d.reference_id, d.shipment_id, d.container_id, d.changeset,
+              d.created_at as domain_event_created_at`.execute(db);
   return r.rows;
 }
 
@@ -130,66 +132,79 @@ async function loadWebhook(db: Kysely<DB>, id: string): Promise<WebhookRow | und
   return cached(id) ?? undefined;
 }
 
+/** A claimed notification ready to go: its webhook loaded, its body stored (null only when the
+ * webhook was inactive at claim time). */
+export interface Ready extends Claimed {
+  webhook: WebhookRow | undefined;
+}
+
 /**
- * Renders the bodies of the claimed notifications that have none yet (first attempts), all at
- * once, and stores them with one statement before anything is sent: every attempt, retries and
- * redeliveries included, then sends exactly the stored body. Notifications of inactive webhooks
- * are not rendered (they are settled as failed). A notification whose body cannot be rendered is
- * reported and left leased: it becomes due again when its lease expires, as before.
+ * Prepares a claim for sending: loads the webhooks (one query for those not cached), renders the
+ * bodies of first attempts all at once, and stores them with one statement before anything is
+ * sent, so every attempt (retries and redeliveries included) sends exactly the stored body.
+ * Notifications of inactive webhooks are not rendered (they are settled as failed). Returns the
+ * notifications that can go; the others are left out: deleted meanwhile (with their webhook), or
+ * not renderable now (reported, and due again when their lease expires).
  */
-export async function prepareBodies(deps: DeliveryDeps, claimed: Claimed[]): Promise<Claimed[]> {
+export async function prepareClaimed(deps: DeliveryDeps, claimed: Claimed[]): Promise<Ready[]> {
   const { db } = deps;
   await loadWebhooks(
     db,
     claimed.map((n) => n.webhook_id),
   );
-  const toRender = claimed.filter((n) => n.body === null && cached(n.webhook_id)?.active).map((n) => n.id);
-  if (toRender.length === 0) return claimed;
-  const render = deps.render ?? renderNotifications;
+  const toRender = claimed.filter((n) => n.body === null && cached(n.webhook_id)?.active);
+  const bodies = toRender.length > 0 ? await renderAll(deps, toRender) : new Map<string, string>();
+  const stored = bodies.size > 0 ? await storeBodies(db, bodies) : bodies;
+  const out: Ready[] = [];
+  for (const n of claimed) {
+    const body = n.body ?? stored.get(n.id) ?? null;
+    const webhook = cached(n.webhook_id) ?? undefined;
+    if (body !== null || !webhook?.active) out.push({ ...n, body, webhook });
+  }
+  return out;
+}
 
-  let bodies: Map<string, string>;
+async function renderAll(deps: DeliveryDeps, rows: Claimed[]): Promise<Map<string, string>> {
+  const render = deps.render ?? renderRows;
   try {
-    bodies = await render(db, toRender);
+    return await render(deps.db, rows);
   } catch (err) {
     // One bad record must not hold back the batch: render one by one to find it.
     deps.log.warn({ err }, 'rendering a batch of notifications failed; rendering one by one');
-    bodies = new Map();
-    for (const id of toRender) {
+    const bodies = new Map<string, string>();
+    for (const n of rows) {
       try {
-        for (const [k, v] of await render(db, [id])) bodies.set(k, v);
+        for (const [k, v] of await render(deps.db, [n])) bodies.set(k, v);
       } catch (e) {
-        deps.log.error({ err: e, notification: id }, 'rendering failed; retried when its lease expires');
+        deps.log.error({ err: e, notification: n.id }, 'rendering failed; retried when its lease expires');
       }
     }
+    return bodies;
   }
+}
+
+/** Stores rendered bodies where none is stored yet; returns what is stored, id -> body. */
+async function storeBodies(db: Kysely<DB>, bodies: Map<string, string>): Promise<Map<string, string>> {
   const ids = [...bodies.keys()];
+  // Each body is a parameter of its own: sent as is, where an array literal would be escaped.
+  const r = await sql<{ id: string }>`
+    update webhook_notifications n set body = i.body
+      from unnest(${ids}::uuid[], array[${sql.join(ids.map((id) => bodies.get(id)!))}]::text[]) as i(id, body)
+     where n.id = i.id and n.body is null
+    returning n.id`.execute(db);
   const stored = new Map<string, string>();
-  if (ids.length > 0) {
-    const r = await sql<{ id: string }>`
-      update webhook_notifications n set body = i.body
-        from unnest(${ids}::uuid[], ${ids.map((id) => bodies.get(id)!)}::text[]) as i(id, body)
-       where n.id = i.id and n.body is null
-      returning n.id`.execute(db);
-    for (const row of r.rows) stored.set(row.id, bodies.get(row.id)!);
-    // Another worker may have rendered some first (after a lease expiry): deliver what is stored.
-    const others = ids.filter((id) => !stored.has(id));
-    if (others.length > 0) {
-      const rows = await db
-        .selectFrom('webhook_notifications')
-        .select(['id', 'body'])
-        .where(sql<boolean>`id = any(${others}::uuid[])`)
-        .execute();
-      for (const row of rows) if (row.body !== null) stored.set(row.id, row.body);
-    }
+  for (const row of r.rows) stored.set(row.id, bodies.get(row.id)!);
+  // Another worker may have rendered some first (after a lease expiry): deliver what is stored.
+  const others = ids.filter((id) => !stored.has(id));
+  if (others.length > 0) {
+    const rows = await db
+      .selectFrom('webhook_notifications')
+      .select(['id', 'body'])
+      .where(sql<boolean>`id = any(${others}::uuid[])`)
+      .execute();
+    for (const row of rows) if (row.body !== null) stored.set(row.id, row.body);
   }
-  const rendered = new Set(toRender);
-  const out: Claimed[] = [];
-  for (const n of claimed) {
-    if (!rendered.has(n.id)) out.push(n);
-    else if (stored.has(n.id)) out.push({ ...n, body: stored.get(n.id)! });
-    // else: deleted meanwhile (its webhook was deleted), or its rendering failed (reported).
-  }
-  return out;
+  return stored;
 }
 
 interface Success {
@@ -313,16 +328,16 @@ async function settleInactive(deps: DeliveryDeps, n: Claimed): Promise<void> {
 
 /**
  * One attempt of a claimed notification. Its body is rendered and stored first when it has none
- * (prepareBodies does that for a whole claim at once). Successes are settled through `settler`
+ * (prepareClaimed does that for a whole claim at once). Successes are settled through `settler`
  * when given (batched), else with a statement of their own.
  */
 export async function deliverNotification(
   deps: DeliveryDeps,
-  n: Claimed,
+  n: Claimed | Ready,
   settler?: SuccessSettler,
 ): Promise<void> {
   const { db, config } = deps;
-  let webhook = await loadWebhook(db, n.webhook_id);
+  let webhook = 'webhook' in n ? n.webhook : await loadWebhook(db, n.webhook_id);
   if (!webhook?.active) {
     // Never settle on a stale cache entry: the webhook may have been reactivated a moment ago.
     webhookCache.delete(n.webhook_id);
@@ -335,7 +350,7 @@ export async function deliverNotification(
 
   let body = n.body;
   if (body === null) {
-    const [ready] = await prepareBodies(deps, [n]);
+    const [ready] = await prepareClaimed(deps, [n]);
     if (!ready?.body) return; // deleted meanwhile, or not renderable now (reported)
     body = ready.body;
   }
@@ -478,73 +493,170 @@ export async function deliverNotification(
 }
 
 /**
- * The delivery loop of a worker process. A claim leases up to the free capacity with one
- * statement, renders and stores the first-attempt bodies of the whole claim with a handful of
- * statements (prepareBodies), and starts every delivery at once; successes are settled in batches.
+ * The delivery loop of a worker process. Claims run ahead of sending: one statement leases up to
+ * a claim's worth of due notifications, prepareClaimed renders and stores the first attempts'
+ * bodies with a handful of statements, and the notifications wait in a queue for a free slot
+ * while the requests before them are in flight. So the database round trips of the next claim
+ * overlap the current requests instead of alternating with them. Limits: at most `concurrency`
+ * requests in flight, at most `perEndpointConcurrency` per webhook; a webhook has at most that
+ * many more claimed and waiting, and a webhook at its limit never holds up another's items.
+ * Successes are settled in batches (SuccessSettler).
  */
 export function startDeliveryLoop(deps: DeliveryDeps): Loop {
+  const { db, owner } = deps;
   const w = deps.config.webhooks;
-  const perWebhook = new Map<string, number>();
-  const settler = new SuccessSettler(deps.db, deps.owner);
-  const release = (id: string) => {
-    const left = (perWebhook.get(id) ?? 1) - 1;
-    if (left <= 0) perWebhook.delete(id);
-    else perWebhook.set(id, left);
+  const concurrency = w.concurrency;
+  const cap = w.perEndpointConcurrency;
+  const leaseMs = deps.config.worker.leaseMs;
+  const pollMs = deps.config.worker.pollIntervalMs;
+  const settler = new SuccessSettler(db, owner);
+  const sending = new Map<string, number>(); // per webhook: requests in flight
+  const held = new Map<string, number>(); // per webhook: claimed and not finished (waiting or sending)
+  const waiting: Array<{ n: Ready; at: number }> = [];
+  const running = new Set<Promise<void>>();
+  // Claim when at least this many can be taken: one notification per claim would cost a claim each.
+  const refill = Math.max(1, Math.floor(concurrency / 4));
+  let stopped = false;
+  let waitingForRoom = false;
+  let wakeUp: (() => void) | null = null;
+  let woken = false;
+
+  const add = (m: Map<string, number>, id: string, d: number) => {
+    const v = (m.get(id) ?? 0) + d;
+    if (v <= 0) m.delete(id);
+    else m.set(id, v);
   };
-  return startLoop<Claimed>({
-    name: 'webhook_deliveries',
-    concurrency: w.concurrency,
-    pollIntervalMs: deps.config.worker.pollIntervalMs,
-    async claim(limit) {
-      const saturated = [...perWebhook.entries()]
-        .filter(([, n]) => n >= w.perEndpointConcurrency)
-        .map(([id]) => id);
-      const rows = await claimDueNotifications(
-        deps.db,
-        deps.owner,
-        limit,
-        deps.config.worker.leaseMs,
-        w.perEndpointConcurrency,
-        saturated,
-      );
-      // The window caps what one claim takes per webhook; this caps what is in flight per webhook.
-      const taken: Claimed[] = [];
-      const over: string[] = [];
-      for (const r of rows) {
-        const inFlight = perWebhook.get(r.webhook_id) ?? 0;
-        if (inFlight >= w.perEndpointConcurrency) {
-          over.push(r.id);
-          continue;
-        }
-        perWebhook.set(r.webhook_id, inFlight + 1);
+  const sendable = (n: Ready) => (sending.get(n.webhook_id) ?? 0) < cap;
+  // Free slots, plus a claim's worth waiting for the next free slots. Notifications waiting on a
+  // webhook at its limit do not count, so such a webhook cannot starve the others.
+  const room = () => concurrency * 2 - running.size - waiting.filter((q) => sendable(q.n)).length;
+  const onError = (err: unknown, id: string | undefined) =>
+    deps.log.error({ err, notification: id }, 'delivery failed; retried when its lease expires');
+  const release = async (ids: string[]) => {
+    if (ids.length === 0) return;
+    await sql`
+      update webhook_notifications set lease_owner = null, lease_expires_at = null
+       where id = any(${ids}::uuid[]) and lease_owner = ${owner}`.execute(db);
+  };
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+  function wake() {
+    if (wakeUp) wakeUp();
+    else woken = true;
+  }
+
+  function start(n: Ready) {
+    add(sending, n.webhook_id, 1);
+    const p: Promise<void> = deliverNotification(deps, n, settler)
+      .catch((err) => {
+        if (!(err instanceof LeaseLost)) onError(err, n.id);
+      })
+      .finally(() => {
+        running.delete(p);
+        add(sending, n.webhook_id, -1);
+        add(held, n.webhook_id, -1);
+        pump();
+        if (waitingForRoom && room() >= refill) wake();
+      });
+    running.add(p);
+  }
+
+  /** Starts waiting notifications, oldest first, while slots are free. */
+  function pump() {
+    const stale: string[] = [];
+    for (let i = 0; i < waiting.length && running.size < concurrency; ) {
+      const q = waiting[i]!;
+      if (!sendable(q.n)) {
+        i++;
+        continue;
+      }
+      waiting.splice(i, 1);
+      if (Date.now() - q.at > leaseMs / 2) {
+        // Waited long for its webhook (an endpoint that hangs): its lease could run out during the
+        // request. Give it back to the queue instead.
+        add(held, q.n.webhook_id, -1);
+        stale.push(q.n.id);
+        continue;
+      }
+      start(q.n);
+    }
+    release(stale).catch((err) => onError(err, undefined));
+  }
+
+  async function claimOnce(limit: number): Promise<number> {
+    const saturated = [...held.entries()].filter(([, n]) => n >= 2 * cap).map(([id]) => id);
+    const rows = await claimDueNotifications(db, owner, limit, leaseMs, cap, saturated);
+    const taken: Claimed[] = [];
+    const over: string[] = [];
+    for (const r of rows) {
+      if ((held.get(r.webhook_id) ?? 0) >= 2 * cap) over.push(r.id);
+      else {
+        add(held, r.webhook_id, 1);
         taken.push(r);
       }
-      if (over.length > 0) {
-        await sql`
-          update webhook_notifications set lease_owner = null, lease_expires_at = null
-           where id = any(${over}::uuid[]) and lease_owner = ${deps.owner}`.execute(deps.db);
+    }
+    await release(over);
+    let ready: Ready[] = [];
+    try {
+      ready = await prepareClaimed(deps, taken);
+    } finally {
+      const kept = new Set(ready.map((r) => r.id));
+      for (const r of taken) if (!kept.has(r.id)) add(held, r.webhook_id, -1);
+    }
+    const at = Date.now();
+    for (const n of ready) waiting.push({ n, at });
+    pump();
+    return taken.length;
+  }
+
+  const main = (async () => {
+    while (!stopped) {
+      let taken = 0;
+      const limit = room();
+      if (limit >= refill) {
+        try {
+          taken = await claimOnce(limit);
+        } catch (err) {
+          onError(err, undefined);
+        }
       }
-      let ready: Claimed[];
-      try {
-        ready = await prepareBodies(deps, taken);
-      } catch (err) {
-        for (const r of taken) release(r.webhook_id);
-        throw err;
+      if (stopped) break;
+      if (taken === 0) await sleep(pollMs);
+      else if (room() < refill) {
+        waitingForRoom = true;
+        await sleep(pollMs);
+        waitingForRoom = false;
       }
-      if (ready.length < taken.length) {
-        const kept = new Set(ready.map((r) => r.id));
-        for (const r of taken) if (!kept.has(r.id)) release(r.webhook_id);
-      }
-      return ready;
+    }
+    // Give back what has not been sent, so another worker (or the next start) takes it at once.
+    const left = waiting.splice(0).map((q) => q.n.id);
+    await release(left).catch((err) => onError(err, undefined));
+    await Promise.allSettled([...running]);
+  })();
+
+  return {
+    wake,
+    inFlight: () => running.size + waiting.length,
+    async stop() {
+      stopped = true;
+      wake();
+      await main;
     },
-    async run(n) {
-      try {
-        await deliverNotification(deps, n, settler);
-      } finally {
-        release(n.webhook_id);
-      }
-    },
-    onError: (err, item) =>
-      deps.log.error({ err, notification: item?.id }, 'delivery failed; retried when its lease expires'),
-  });
+  };
 }

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import {
-  containersByIds,
-  eventSummaries,
-  type TransportEventRow,
-  vesselsByIds,
-} from '../containers/queries.ts';
+import { containersByIds, eventSummaries, type TransportEventRow } from '../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
 import type { DB } from '../db/schema.ts';
 import { iso, one, type Resource } from '../http/jsonapi.ts';
@@ -25,7 +20,8 @@ import { serializeTrackingRequest } from '../tracking-requests/serializer.ts';
 // Each resource is serialized once per batch and the bodies are assembled from those pieces,
 // byte for byte what JSON.stringify({data, included}) gives.
 
-interface NotificationRow {
+/** What rendering needs of a notification and its domain event (the claim returns it too). */
+export interface NotificationRow {
   id: string;
   account_id: string;
   webhook_id: string | null;
@@ -89,26 +85,35 @@ function estimatedEventResource(e: EstimatedEventRow): Resource {
 }
 
 const TRANSPORT_EVENT_COLUMNS = [
-  'id',
-  'shipment_id',
-  'container_id',
-  'key',
-  'event',
-  'timestamp',
-  'timezone',
-  'location_locode',
-  'terminal_id',
-  'vessel_id',
-  'voyage_number',
-  'data_source',
-  'created_at',
-  'updated_at',
+  'e.id',
+  'e.shipment_id',
+  'e.container_id',
+  'e.key',
+  'e.event',
+  'e.timestamp',
+  'e.timezone',
+  'e.location_locode',
+  'e.terminal_id',
+  'e.vessel_id',
+  'e.voyage_number',
+  'e.data_source',
+  'e.created_at',
+  'e.updated_at',
 ] as const;
+
+/** A reference record with its vessel (joined, so vessels cost no query of their own). */
+type WithVessel<T> = T & { vessel_imo: string | null; vessel_name: string | null };
+
+function vesselOf(r: WithVessel<{ vessel_id: string | null }>): Resource | null {
+  return r.vessel_id && r.vessel_name !== null
+    ? serializeVessel({ id: r.vessel_id, imo: r.vessel_imo, name: r.vessel_name })
+    : null;
+}
 
 /** The records one account's notifications of a batch refer to, each loaded once. */
 interface AccountRecords {
   trackingRequests: Map<string, TrackingRequest>;
-  transportEvents: Map<string, TransportEventRow>;
+  transportEvents: Map<string, WithVessel<TransportEventRow>>;
   shipments: Map<string, Resource>;
   containers: Map<string, Resource>;
 }
@@ -132,10 +137,12 @@ async function loadAccountRecords(
     trIds.length ? trackingRequestsByIds(db, accountId, trIds) : [],
     teIds.length
       ? db
-          .selectFrom('transport_events')
+          .selectFrom('transport_events as e')
+          .leftJoin('vessels as v', 'v.id', 'e.vessel_id')
           .select(TRANSPORT_EVENT_COLUMNS)
-          .where('account_id', '=', accountId)
-          .where(sql<boolean>`id = any(${teIds}::uuid[])`)
+          .select(['v.imo as vessel_imo', 'v.name as vessel_name'])
+          .where('e.account_id', '=', accountId)
+          .where(sql<boolean>`e.id = any(${teIds}::uuid[])`)
           .execute()
       : [],
     shipmentIds.length ? shipmentIncludes(db, accountId, shipmentIds) : [],
@@ -144,7 +151,7 @@ async function loadAccountRecords(
   ]);
   return {
     trackingRequests: new Map(trs.map((t) => [t.id, t])),
-    transportEvents: new Map(tes.map((e) => [e.id, e as TransportEventRow])),
+    transportEvents: new Map(tes.map((e) => [e.id, e as WithVessel<TransportEventRow>])),
     shipments: new Map(shipments.map((s) => [s.id, s])),
     containers: new Map(containers.map((c) => [c.id, serializeContainer(c, summaries.get(c.id))])),
   };
@@ -169,8 +176,7 @@ class Pieces {
  * (their webhook was deleted) are missing from the result. A handful of queries per batch.
  */
 export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (ids.length === 0) return out;
+  if (ids.length === 0) return new Map();
   const rows: NotificationRow[] = await db
     .selectFrom('webhook_notifications as n')
     .innerJoin('domain_events as d', 'd.id', 'n.domain_event_id')
@@ -189,6 +195,12 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
     ])
     .where(sql<boolean>`n.id = any(${[...new Set(ids)]}::uuid[])`)
     .execute();
+  return renderRows(db, rows);
+}
+
+/** The bodies of notifications whose rows are at hand (the claim returns them): id -> body. */
+export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
   if (rows.length === 0) return out;
 
   const byAccount = new Map<string, NotificationRow[]>();
@@ -206,39 +218,29 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
     ),
     estimatedIds.length
       ? db
-          .selectFrom('estimated_events')
+          .selectFrom('estimated_events as e')
+          .leftJoin('vessels as v', 'v.id', 'e.vessel_id')
           .select([
-            'id',
-            'shipment_id',
-            'container_id',
-            'event',
-            'estimated_timestamp',
-            'previous_timestamp',
-            'location_locode',
-            'vessel_id',
-            'voyage_number',
-            'data_source',
-            'created_at',
+            'e.id',
+            'e.shipment_id',
+            'e.container_id',
+            'e.event',
+            'e.estimated_timestamp',
+            'e.previous_timestamp',
+            'e.location_locode',
+            'e.vessel_id',
+            'e.voyage_number',
+            'e.data_source',
+            'e.created_at',
+            'v.imo as vessel_imo',
+            'v.name as vessel_name',
           ])
-          .where(sql<boolean>`id = any(${estimatedIds}::uuid[])`)
+          .where(sql<boolean>`e.id = any(${estimatedIds}::uuid[])`)
           .execute()
       : [],
   ]);
   const records = new Map(accounts);
-  const estimated = new Map<string, EstimatedEventRow>(estimatedRows.map((e) => [e.id, e]));
-
-  // Vessels come from the reference records: one query for the batch.
-  const vesselIds: string[] = [];
-  for (const n of rows) {
-    if (n.reference_type === 'transport_event') {
-      const v = records.get(n.account_id)!.transportEvents.get(n.reference_id)?.vessel_id;
-      if (v) vesselIds.push(v);
-    } else if (n.reference_type === 'estimated_event') {
-      const v = estimated.get(n.reference_id)?.vessel_id;
-      if (v) vesselIds.push(v);
-    }
-  }
-  const vessels = new Map((await vesselsByIds(db, vesselIds)).map((v) => [v.id, serializeVessel(v)]));
+  const estimated = new Map<string, WithVessel<EstimatedEventRow>>(estimatedRows.map((e) => [e.id, e]));
 
   const pieces = new Pieces();
   for (const n of rows) {
@@ -254,7 +256,7 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
     };
     const locodes: Array<string | null> = [];
     const terminals: Array<string | null> = [];
-    const vesselRefs: Array<string | null> = [];
+    let vessel: Resource | null = null;
 
     switch (n.reference_type) {
       case 'tracking_request': {
@@ -268,7 +270,7 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
           add(serializeTransportEvent(e));
           locodes.push(e.location_locode);
           terminals.push(e.terminal_id);
-          vesselRefs.push(e.vessel_id);
+          vessel = vesselOf(e);
         }
         break;
       }
@@ -276,7 +278,7 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
         const e = estimated.get(n.reference_id);
         if (e) {
           locodes.push(e.location_locode);
-          vesselRefs.push(e.vessel_id);
+          vessel = vesselOf(e);
           add(estimatedEventResource(e));
         }
         break;
@@ -311,7 +313,7 @@ export async function renderNotifications(db: Kysely<DB>, ids: string[]): Promis
     if (n.container_id) add(r.containers.get(n.container_id));
     for (const p of portResources(locodes)) add(p);
     for (const t of terminalResources(terminals)) add(t);
-    for (const v of new Set(vesselRefs)) if (v) add(vessels.get(v));
+    add(vessel);
     out.set(n.id, `{"data":${JSON.stringify(notificationResource(n))},"included":[${included.join(',')}]}`);
   }
   return out;

@@ -3,7 +3,7 @@
 // - Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp`, `webhook-signature`,
 //   so receivers can use any off-the-shelf verifier and get replay protection from the signed timestamp.
 // Pure functions only: no I/O, no clock unless the caller passes none.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -38,9 +38,23 @@ export function standardKey(secret: string): Buffer {
   return Buffer.from(b64, 'base64');
 }
 
+// HMAC keys as KeyObjects, made once per secret: a raw Buffer key is converted on every
+// createHmac, which costs more than hashing a typical body.
+const keyCache = new Map<string, KeyObject>();
+function cachedKey(cacheKey: string, make: () => Buffer): KeyObject {
+  let k = keyCache.get(cacheKey);
+  if (!k) {
+    if (keyCache.size >= 10_000) keyCache.clear();
+    k = createSecretKey(make());
+    keyCache.set(cacheKey, k);
+  }
+  return k;
+}
+
 /** Lowercase hex HMAC-SHA256 of the raw body, keyed with the whole secret string as UTF-8. */
 export function legacySignature(secret: string, rawBody: Body): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex');
+  const key = cachedKey(`l:${secret}`, () => Buffer.from(secret, 'utf8'));
+  return createHmac('sha256', key).update(rawBody).digest('hex');
 }
 
 /** `v1,<base64 HMAC-SHA256 over "<msgId>.<timestamp>.<body>">`. */
@@ -51,7 +65,10 @@ export function standardSignature(
   rawBody: Body,
 ): string {
   if (!Number.isSafeInteger(timestampSeconds)) throw new Error('timestamp must be integer seconds');
-  const mac = createHmac('sha256', standardKey(secret)).update(`${msgId}.${timestampSeconds}.`);
+  const mac = createHmac(
+    'sha256',
+    cachedKey(`s:${secret}`, () => standardKey(secret)),
+  ).update(`${msgId}.${timestampSeconds}.`);
   return 'v1,' + mac.update(rawBody).digest('base64');
 }
 
