@@ -94,6 +94,8 @@ export interface ShipmentsTable {
   line_tracking_stopped_at: TsNull;
   line_tracking_stopped_reason: string | null;
   last_changed_at: TsNull;
+  /** Carrier answer the stored state was built from (migrations/0006; src/engine/fingerprint.ts). */
+  engine_fingerprint: Defaulted<string | null>;
   next_refresh_at: TsNull;
   refresh_failures: Defaulted<number>;
   lease_owner: string | null;

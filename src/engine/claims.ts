@@ -46,7 +46,23 @@ export interface ClaimedShipment {
   request_type: 'bill_of_lading' | 'booking_number' | 'container';
   normalized_number: string;
   refresh_failures: number;
+  /**
+   * What an unchanged refresh needs, read by the claim itself so that it costs no query of its
+   * own (process.ts refreshUnchanged): the fingerprint of the answer the stored state was built
+   * from, the row version the claim wrote (xmin: any later write to the row changes it), and the
+   * stored timeline that decides the next refresh time and the time-based stop reasons.
+   */
+  engine_fingerprint: string | null;
+  row_version: string;
+  pod_eta_at: Date | null;
+  pod_ata_at: Date | null;
+  last_changed_at: Date | null;
+  /** [pod_full_out_at, final_destination_full_out_at, empty_terminated_at] per container, ISO strings. */
+  container_times: Array<[string | null, string | null, string | null]>;
 }
+
+// timestamptz -> the ISO form iso() gives (millisecond precision, Z).
+const ISO_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
 
 export async function claimDueShipments(
   db: Kysely<DB>,
@@ -65,9 +81,16 @@ export async function claimDueShipments(
         order by next_refresh_at
         limit ${limit}
         for update skip locked)
-    returning s.id, s.account_id, s.scac, s.request_type, s.normalized_number, s.refresh_failures`.execute(
-    db,
-  );
+    returning s.id, s.account_id, s.scac, s.request_type, s.normalized_number, s.refresh_failures,
+              s.engine_fingerprint, s.xmin::text as row_version, s.pod_eta_at, s.pod_ata_at,
+              s.last_changed_at,
+              case when s.engine_fingerprint is null then '[]'::json else coalesce(
+                (select json_agg(json_build_array(
+                          to_char(c.pod_full_out_at at time zone 'UTC', ${ISO_FORMAT}),
+                          to_char(c.final_destination_full_out_at at time zone 'UTC', ${ISO_FORMAT}),
+                          to_char(c.empty_terminated_at at time zone 'UTC', ${ISO_FORMAT})))
+                   from containers c where c.shipment_id = s.id),
+                '[]'::json) end as container_times`.execute(db);
   return r.rows;
 }
 

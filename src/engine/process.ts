@@ -9,8 +9,15 @@ import { iso } from '../http/jsonapi.ts';
 import { terminalBySmdg, zoneOfLocode } from '../reference/data.ts';
 import { stopShipmentTracking } from '../shipments/queries.ts';
 import { type ClaimedRequest, type ClaimedShipment, lockLease } from './claims.ts';
-import { diff, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
-import { decideRequest, nextRefreshAt, retryDelayMs, stopReason } from './lifecycle.ts';
+import { diff, type Plan, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
+import { answerFingerprint } from './fingerprint.ts';
+import {
+  decideRequest,
+  nextRefreshAt,
+  retryDelayMs,
+  type ShipmentTimeline,
+  stopReason,
+} from './lifecycle.ts';
 import { normalize } from './normalize.ts';
 import { applyPlan, loadStoredState, storeRawEvents } from './store.ts';
 import type { NormalizedSnapshot } from './types.ts';
@@ -211,6 +218,8 @@ export async function processTrackingRequest(deps: EngineDeps, tr: ClaimedReques
           initial: shipmentId.created,
           snapshot: snapshot!,
           raw: raw.kind === 'found' ? raw.events : [],
+          fingerprint:
+            raw.kind === 'found' ? answerFingerprint(raw.events, tr.request_type, tr.request_number) : null,
           now,
         });
         recorded = true;
@@ -269,13 +278,15 @@ interface SnapshotInput {
   initial: boolean;
   snapshot: NormalizedSnapshot;
   raw: unknown[];
+  /** answerFingerprint() of `raw`, stored with the state built from it. */
+  fingerprint: string | null;
   now: Date;
 }
 
 /** Diff, write, schedule the next refresh, and stop when the journey is over. */
 async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotInput): Promise<void> {
   const stored = input.initial
-    ? { ...EMPTY_STATE, pod_original_eta_at: null }
+    ? { ...EMPTY_STATE, pod_original_eta_at: null, last_changed_at: null }
     : await loadStoredState(tx, input.shipmentId);
   const plan = diff(stored, snapshotFacts(input.snapshot, resolve), input.initial);
   await applyPlan(
@@ -285,31 +296,14 @@ async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotIn
       shipmentId: input.shipmentId,
       trackingRequestId: input.trackingRequestId,
       podOriginalEtaAt: stored.pod_original_eta_at,
+      containerIds: new Map(stored.containers.map((c) => [c.number, c.id])),
     },
     plan,
   );
   await storeRawEvents(tx, input.accountId, input.shipmentId, input.raw);
 
-  const s = await tx
-    .selectFrom('shipments')
-    .select(['pod_eta_at', 'pod_ata_at', 'last_changed_at'])
-    .where('id', '=', input.shipmentId)
-    .executeTakeFirstOrThrow();
-  const containers = await tx
-    .selectFrom('containers')
-    .select(['pod_full_out_at', 'final_destination_full_out_at', 'empty_terminated_at'])
-    .where('shipment_id', '=', input.shipmentId)
-    .execute();
-  const lastChanged = plan.changed || input.initial ? input.now : (s.last_changed_at ?? input.now);
-  const timeline = {
-    pod_eta_at: iso(s.pod_eta_at),
-    pod_ata_at: iso(s.pod_ata_at),
-    containers: containers.map((c) => ({
-      pod_full_out_at: iso(c.pod_full_out_at),
-      final_destination_full_out_at: iso(c.final_destination_full_out_at),
-      empty_terminated_at: iso(c.empty_terminated_at),
-    })),
-  };
+  const lastChanged = plan.changed || input.initial ? input.now : (stored.last_changed_at ?? input.now);
+  const timeline = timelineAfter(stored, plan);
   await tx
     .updateTable('shipments')
     .set({
@@ -318,6 +312,7 @@ async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotIn
       last_changed_at: lastChanged,
       next_refresh_at: nextRefreshAt(timeline, input.now, deps.config.worker),
       refresh_failures: 0,
+      engine_fingerprint: input.fingerprint,
       lease_owner: null,
       lease_expires_at: null,
       updated_at: sql<Date>`now()`,
@@ -332,11 +327,75 @@ async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotIn
   if (reason) await stopShipmentTracking(tx, input.accountId, input.shipmentId, reason);
 }
 
+/**
+ * The shipment's timeline once `plan` is written, from the state read before it and the plan
+ * itself (what applyPlan writes), instead of reading back what was just written. Containers are
+ * never deleted, so the stored ones, updated, plus the new ones are all of them.
+ */
+function timelineAfter(stored: StoredState, plan: Plan): ShipmentTimeline {
+  const pick = (k: 'pod_eta_at' | 'pod_ata_at') =>
+    (k in plan.shipment ? plan.shipment[k] : stored.shipment[k]) ?? null;
+  const updates = new Map(plan.containerUpdates.map((u) => [u.id, u.changes]));
+  const times = (f: Record<string, unknown>) => ({
+    pod_full_out_at: (f.pod_full_out_at as string | null) ?? null,
+    final_destination_full_out_at: (f.final_destination_full_out_at as string | null) ?? null,
+    empty_terminated_at: (f.empty_terminated_at as string | null) ?? null,
+  });
+  return {
+    pod_eta_at: pick('pod_eta_at'),
+    pod_ata_at: pick('pod_ata_at'),
+    containers: [
+      ...stored.containers.map((c) => times({ ...c.facts, ...updates.get(c.id) })),
+      ...plan.newContainers.map((c) => times(c.facts)),
+    ],
+  };
+}
+
+/**
+ * A refresh whose answer has the fingerprint the stored state was built from (fingerprint.ts):
+ * the full path would plan nothing, record nothing and store no raw event, so only the
+ * bookkeeping is left, in one statement (engine_refresh_unchanged, migrations/0006: its commit
+ * does not wait for the WAL flush, since losing it only means refreshing again). The claim read
+ * what it needs (claims.ts), and the update applies only if the row is still the version the
+ * claim wrote (xmin) and still leased to us. Anything that wrote the row since (a tracking request applying another answer to this
+ * shipment, a stop, resume or refresh request from the API, another worker after our lease
+ * expired) makes it match nothing, and the full path runs instead, with its lease check. Stored
+ * state the API can change (stop/resume, tags, refresh requests) is not part of what the diff
+ * compares, so it cannot make the full path's result differ for the same answer; reference data
+ * and the engine's code are part of the fingerprint.
+ *
+ * Returns false when the full path must run: the claim read no usable state, a time-based stop
+ * reason fires (the full path records the stop exactly as before), or the row changed.
+ */
+async function refreshUnchanged(deps: EngineDeps, s: ClaimedShipment, now: Date): Promise<boolean> {
+  if (s.last_changed_at === null) return false;
+  const timeline: ShipmentTimeline = {
+    pod_eta_at: iso(s.pod_eta_at),
+    pod_ata_at: iso(s.pod_ata_at),
+    containers: s.container_times.map(([fullOut, finalFullOut, emptyIn]) => ({
+      pod_full_out_at: fullOut,
+      final_destination_full_out_at: finalFullOut,
+      empty_terminated_at: emptyIn,
+    })),
+  };
+  const cfg = deps.config.worker;
+  if (stopReason({ ...timeline, last_changed_at: s.last_changed_at, booking_cancelled: false }, now, cfg))
+    return false;
+  const r = await sql<{ ok: boolean }>`
+    select engine_refresh_unchanged(${s.id}, ${deps.owner}, ${s.row_version}::xid, ${now},
+                                    ${nextRefreshAt(timeline, now, cfg)}) as ok`.execute(deps.db);
+  return r.rows[0]?.ok === true;
+}
+
 /** One refresh of an active shipment. */
 export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipment): Promise<void> {
   const raw = await lookup(deps, s.scac, s.request_type, s.normalized_number);
-  const { result, snapshot } = readFound(raw, s.request_type, s.normalized_number);
   const now = deps.now?.() ?? new Date();
+  const fingerprint =
+    raw.kind === 'found' ? answerFingerprint(raw.events, s.request_type, s.normalized_number) : null;
+  if (fingerprint !== null && fingerprint === s.engine_fingerprint && (await refreshUnchanged(deps, s, now)))
+    return;
+  const { result, snapshot } = readFound(raw, s.request_type, s.normalized_number);
   let recorded = false;
   await deps.db.transaction().execute(async (tx) => {
     await lockLease(tx, 'shipments', s.id, deps.owner);
@@ -354,6 +413,7 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
         initial: false,
         snapshot,
         raw: raw.kind === 'found' ? raw.events : [],
+        fingerprint,
         now,
       });
       recorded = true;

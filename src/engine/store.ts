@@ -26,7 +26,7 @@ const CONTAINER_TIME_FIELDS = CONTAINER_FIELDS.filter((f): f is Extract<Containe
 export async function loadStoredState(
   tx: Kysely<DB>,
   shipmentId: string,
-): Promise<StoredState & { pod_original_eta_at: string | null }> {
+): Promise<StoredState & { pod_original_eta_at: string | null; last_changed_at: Date | null }> {
   const s = await tx
     .selectFrom('shipments')
     .leftJoin('vessels', 'vessels.id', 'shipments.pod_vessel_id')
@@ -66,6 +66,7 @@ export async function loadStoredState(
   return {
     shipment,
     pod_original_eta_at: iso(s.pod_original_eta_at),
+    last_changed_at: s.last_changed_at,
     containers: containers.map((c) => {
       const facts = {
         equipment_type: c.equipment_type,
@@ -106,6 +107,8 @@ export interface ApplyContext {
   shipmentId: string;
   trackingRequestId: string | null;
   podOriginalEtaAt: string | null;
+  /** Ids of the shipment's stored containers by number, when the caller has them (else read). */
+  containerIds?: ReadonlyMap<string, string>;
 }
 
 /** Writes the plan and its domain events. Returns the domain events recorded (for tests/metrics). */
@@ -132,13 +135,15 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
   }
 
   // Containers.
-  const containerIds = new Map<string, string>();
-  for (const c of await tx
-    .selectFrom('containers')
-    .select(['id', 'number'])
-    .where('shipment_id', '=', ctx.shipmentId)
-    .execute()) {
-    containerIds.set(c.number, c.id);
+  const containerIds = new Map<string, string>(ctx.containerIds);
+  if (!ctx.containerIds) {
+    for (const c of await tx
+      .selectFrom('containers')
+      .select(['id', 'number'])
+      .where('shipment_id', '=', ctx.shipmentId)
+      .execute()) {
+      containerIds.set(c.number, c.id);
+    }
   }
   if (plan.newContainers.length) {
     const rows = plan.newContainers.map((c) => {
