@@ -78,6 +78,8 @@ export interface Timeline {
   pickupMs: number;
   /** The last container's empty return. */
   endMs: number;
+  /** The first container's empty return (containers follow each other 7 h apart). */
+  firstEmptyReturnMs: number;
 }
 
 const round = (ms: number) => Math.round(ms / 60_000) * 60_000;
@@ -114,7 +116,12 @@ export function planRoute(route: RouteSpec, seed: string, containerCount: number
     gate('GTIN', 'EMPTY', truck(seed, 'empty-in', route.returnDepot), emptyIn, 7 * HOUR, route.returnDepot),
   );
 
-  return { steps, pickupMs: pickup, endMs: emptyIn + (containerCount - 1) * 7 * HOUR };
+  return {
+    steps,
+    pickupMs: pickup,
+    endMs: emptyIn + (containerCount - 1) * 7 * HOUR,
+    firstEmptyReturnMs: emptyIn,
+  };
 }
 
 function sail(

@@ -267,9 +267,10 @@ const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) =>
 // up, gate-in at the port of loading a few hours away, departure about two days away.
 const ANCHORS: Partial<Record<JourneyKind, (ctx: JourneyContext, t: Timeline) => number>> = {
   empty: (ctx, t) => ctx.epochMs + DAY - t.endMs, // empty return one day after the epoch
-  // Delivered before the epoch, empty return a day after it: the demo shows a whole voyage and
-  // stays `created` (tracking goes on until the empty box is back).
-  demo: (ctx, t) => ctx.epochMs + DAY - t.endMs,
+  // Delivered before the epoch, the first empty return a day after it: the demo shows a whole
+  // voyage and stays `created` (tracking goes on until the empty boxes are back), whatever the
+  // time of day (anchoring the last return instead made the first one visible after 17:00 UTC).
+  demo: (ctx, t) => ctx.epochMs + DAY - t.firstEmptyReturnMs,
   booking: (ctx) => ctx.epochMs - 2 * HOUR, // booked just now; the box is assigned ~2.5 days later
 };
 

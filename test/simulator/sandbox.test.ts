@@ -54,6 +54,23 @@ describe('sandbox adapter (SCAC TEST)', () => {
     }
   });
 
+  it('TEST-TR-SUCCEEDED keeps both empty returns ahead at any time of the day', async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    for (const minutes of [0, 17 * 60 + 30, 24 * 60 - 1]) {
+      const now = today + minutes * 60_000;
+      const a = createSandboxAdapter({ clock: () => new Date(now) });
+      const events = eventsOf(await a.lookup('bill_of_lading', 'TEST-TR-SUCCEEDED'));
+      const returned = events.filter(
+        (e) =>
+          e.equipmentEventTypeCode === 'GTIN' &&
+          e.emptyIndicatorCode === 'EMPTY' &&
+          e.eventClassifierCode === 'ACT',
+      );
+      assert.equal(returned.length, 0, `at ${minutes} min past midnight UTC`);
+      assert.ok(events.some((e) => e.equipmentEventTypeCode === 'DISC' && e.eventClassifierCode === 'ACT'));
+    }
+  });
+
   it('TEST-TR-FAILED fails permanently; unknown numbers are not found', async () => {
     const a = createSandboxAdapter();
     for (const type of TYPES) {
