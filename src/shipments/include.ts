@@ -5,17 +5,23 @@ import type { Resource } from '../http/jsonapi.ts';
 import { type ShipmentRow, shipmentsByIds } from './queries.ts';
 import { serializeShipment } from './serializer.ts';
 
-/** Shipment resources for rows already loaded: one query for all their container ids. */
+/**
+ * Shipment resources for rows already loaded: one query for all their container ids, none when
+ * the caller has loaded the containers already (`include=containers`) and passes their ids.
+ */
 export async function shipmentResources(
   db: Kysely<DB>,
   accountId: string,
   rows: ShipmentRow[],
+  knownContainerIds?: Map<string, string[]>,
 ): Promise<Resource[]> {
-  const containerIds = await containerIdsByShipment(
-    db,
-    accountId,
-    rows.map((r) => r.id),
-  );
+  const containerIds =
+    knownContainerIds ??
+    (await containerIdsByShipment(
+      db,
+      accountId,
+      rows.map((r) => r.id),
+    ));
   return rows.map((r) => serializeShipment(r, containerIds.get(r.id) ?? []));
 }
 

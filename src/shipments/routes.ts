@@ -89,22 +89,34 @@ const ListQuery = query({
   sort: Type.Optional(Type.String({ description: `One of ${SORTS.join(', ')} (default -created_at).` })),
 });
 
-/** Related resources of shipments for `include`, batched: at most one query per path. */
-async function shipmentIncluded(
+/**
+ * A page of shipments as a JSON:API document: at most one query per include path. With
+ * `include=containers` the containers are loaded first and their ids serve the `containers`
+ * relationship too, so that include costs no extra query.
+ */
+async function shipmentsDocument(
   db: Kysely<DB>,
   accountId: string,
   rows: ShipmentRow[],
   include: Set<string>,
-): Promise<Resource[]> {
+): Promise<{ data: Resource[]; included?: Resource[] }> {
   const included = new Included();
+  let containerIds: Map<string, string[]> | undefined;
   if (include.has('containers')) {
     const containers = await containersByShipmentIds(
       db,
       accountId,
       rows.map((r) => r.id),
     );
+    containerIds = new Map();
+    for (const c of containers) {
+      const list = containerIds.get(c.shipment_id) ?? [];
+      list.push(c.id);
+      containerIds.set(c.shipment_id, list);
+    }
     for (const r of await containerResources(db, accountId, containers)) included.add(r);
   }
+  const data = await shipmentResources(db, accountId, rows, containerIds);
   const ports: Array<string | null> = [];
   if (include.has('port_of_lading')) ports.push(...rows.map((r) => r.port_of_lading_locode));
   if (include.has('port_of_discharge')) ports.push(...rows.map((r) => r.port_of_discharge_locode));
@@ -114,18 +126,15 @@ async function shipmentIncluded(
   if (include.has('pod_terminal')) terminals.push(...rows.map((r) => r.pod_terminal_id));
   if (include.has('destination_terminal')) terminals.push(...rows.map((r) => r.destination_terminal_id));
   for (const r of terminalResources(terminals)) included.add(r);
-  return included.items;
+  return include.size ? { data, included: included.items } : { data };
 }
 
 export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
 
   async function respond(accountId: string, row: ShipmentRow, include: Set<string> = new Set()) {
-    const [data] = await shipmentResources(db, accountId, [row]);
-    return {
-      data: data!,
-      ...(include.size ? { included: await shipmentIncluded(db, accountId, [row], include) } : {}),
-    };
+    const doc = await shipmentsDocument(db, accountId, [row], include);
+    return { ...doc, data: doc.data[0]! };
   }
 
   const idOr404 = (id: string) => {
@@ -170,8 +179,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
         );
         return {
-          data: await shipmentResources(db, request.accountId, rows),
-          ...(include.size ? { included: await shipmentIncluded(db, request.accountId, rows, include) } : {}),
+          ...(await shipmentsDocument(db, request.accountId, rows, include)),
           links: pageLinks(ctx.baseUrl, '/shipments', qs, page, total),
           meta: { size: page.size, total },
         };
