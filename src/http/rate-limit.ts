@@ -1,24 +1,2 @@
-import { type Kysely, sql } from 'kysely';
-import type { DB } from '../db/schema.ts';
-
+/** Rate-limit buckets: each has its own per-account limit (RATE_LIMIT_*_PER_MINUTE). */
 export type Bucket = 'create' | 'default' | 'infer' | 'refresh';
-
-/**
- * Takes one request from an account's bucket on a rolling window, atomically across every
- * process sharing the database (see rate_limit_take in migrations/0001). Returns the requests
- * left, or minus the seconds to wait.
- */
-export async function takeRateLimit(
-  db: Kysely<DB>,
-  accountId: string,
-  bucket: Bucket,
-  limit: number,
-  windowSeconds: number,
-): Promise<number> {
-  const r = await sql<{
-    left: number;
-  }>`select rate_limit_take(${accountId}::uuid, ${bucket}, ${limit}::integer, ${windowSeconds}::integer) as left`.execute(
-    db,
-  );
-  return Number(r.rows[0]!.left);
-}
