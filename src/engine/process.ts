@@ -354,8 +354,9 @@ function timelineAfter(stored: StoredState, plan: Plan): ShipmentTimeline {
 /**
  * A refresh whose answer has the fingerprint the stored state was built from (fingerprint.ts):
  * the full path would plan nothing, record nothing and store no raw event, so only the
- * bookkeeping is left, in one statement (engine_refresh_unchanged, migrations/0006: its commit
- * does not wait for the WAL flush, since losing it only means refreshing again). The claim read
+ * bookkeeping is left: one statement, shared with the other unchanged refreshes that finish at
+ * the same time (engine_release_unchanged, migrations/0006: its commit does not wait for the WAL
+ * flush, since losing it only means refreshing again). The claim read
  * what it needs (claims.ts), and the update applies only if the row is still the version the
  * claim wrote (xmin) and still leased to us. Anything that wrote the row since (a tracking request applying another answer to this
  * shipment, a stop, resume or refresh request from the API, another worker after our lease
@@ -381,10 +382,58 @@ async function refreshUnchanged(deps: EngineDeps, s: ClaimedShipment, now: Date)
   const cfg = deps.config.worker;
   if (stopReason({ ...timeline, last_changed_at: s.last_changed_at, booking_cancelled: false }, now, cfg))
     return false;
-  const r = await sql<{ ok: boolean }>`
-    select engine_refresh_unchanged(${s.id}, ${deps.owner}, ${s.row_version}::xid, ${now},
-                                    ${nextRefreshAt(timeline, now, cfg)}) as ok`.execute(deps.db);
-  return r.rows[0]?.ok === true;
+  return releaseUnchanged(deps, {
+    id: s.id,
+    rowVersion: s.row_version,
+    attemptedAt: now.toISOString(),
+    nextAt: nextRefreshAt(timeline, now, cfg).toISOString(),
+  });
+}
+
+interface Release {
+  id: string;
+  rowVersion: string;
+  attemptedAt: string;
+  nextAt: string;
+}
+
+interface ReleaseBatch {
+  items: Array<Release & { done(updated: boolean): void; fail(err: unknown): void }>;
+}
+
+// Unchanged refreshes that finish in the same turn of the event loop are released together, in
+// one statement (one round trip, one commit), after the I/O callbacks of that turn have run.
+const releaseBatches = new WeakMap<EngineDeps, ReleaseBatch>();
+
+function releaseUnchanged(deps: EngineDeps, item: Release): Promise<boolean> {
+  let batch = releaseBatches.get(deps);
+  if (!batch) {
+    const b: ReleaseBatch = { items: [] };
+    batch = b;
+    releaseBatches.set(deps, b);
+    setImmediate(() => {
+      releaseBatches.delete(deps);
+      void flushReleases(deps, b.items);
+    });
+  }
+  const { promise, resolve, reject } = Promise.withResolvers<boolean>();
+  batch.items.push({ ...item, done: resolve, fail: reject });
+  return promise;
+}
+
+async function flushReleases(deps: EngineDeps, items: ReleaseBatch['items']): Promise<void> {
+  try {
+    const r = await sql<{ id: string }>`
+      select id from engine_release_unchanged(${deps.owner},
+        ${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.rowVersion)}::xid[],
+        ${items.map((i) => i.attemptedAt)}::timestamptz[], ${items.map((i) => i.nextAt)}::timestamptz[]) as id`.execute(
+      deps.db,
+    );
+    const updated = new Set(r.rows.map((x) => x.id));
+    for (const i of items) i.done(updated.has(i.id));
+  } catch (err) {
+    for (const i of items) i.fail(err);
+  }
 }
 
 /** One refresh of an active shipment. */
