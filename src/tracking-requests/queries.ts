@@ -39,33 +39,66 @@ const COLUMNS = [
   'next_attempt_at',
 ] as const;
 
+/** The partial unique index refused the row: the same number is already pending or tracked. */
 export class DuplicateTrackingRequest extends Error {}
 
-/** Inserts a pending request, due for the engine at once. The partial unique index enforces the duplicate rule. */
-export async function insertTrackingRequest(
+/**
+ * Inserts tracking requests several to a statement: what arrives while the event loop turns is
+ * written by one INSERT, so concurrent creates share a round trip, a plan and a commit (the
+ * durable commit is what costs most per request). Each caller still gets its own row, or its own
+ * DuplicateTrackingRequest: `on conflict do nothing` skips a row the partial unique index refuses,
+ * including the second of two equal requests in one batch. Nobody is answered before the batch
+ * has committed.
+ */
+export function batchedTrackingRequestInsert(
   db: Kysely<DB>,
-  accountId: string,
-  input: CreateInput,
-): Promise<TrackingRequest> {
-  try {
-    return await db
-      .insertInto('tracking_requests')
-      .values({
-        id: randomUUID(),
-        account_id: accountId,
-        request_number: input.request_number,
-        request_type: input.request_type,
-        scac: input.scac,
-        ref_numbers: input.ref_numbers,
-        shipment_tags: input.shipment_tags,
-        next_attempt_at: sql<Date>`now()`,
-      })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-  } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw new DuplicateTrackingRequest();
-    throw err;
+  maxBatch = 200,
+): (accountId: string, input: CreateInput) => Promise<TrackingRequest> {
+  interface Pending {
+    row: { id: string; account_id: string } & CreateInput;
+    resolve(tr: TrackingRequest): void;
+    reject(err: unknown): void;
   }
+  let queue: Pending[] = [];
+  let scheduled = false;
+  const flush = async () => {
+    scheduled = false;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(maxBatch);
+    if (queue.length > 0) schedule();
+    try {
+      const r = await sql<TrackingRequest>`
+        insert into tracking_requests
+          (id, account_id, request_number, request_type, scac, ref_numbers, shipment_tags, next_attempt_at)
+        select x.id, x.account_id, x.request_number, x.request_type, x.scac,
+               array(select jsonb_array_elements_text(x.ref_numbers)),
+               array(select jsonb_array_elements_text(x.shipment_tags)),
+               now()
+          from jsonb_to_recordset(${JSON.stringify(batch.map((p) => p.row))}::jsonb)
+               as x(id uuid, account_id uuid, request_number text, request_type text, scac text,
+                    ref_numbers jsonb, shipment_tags jsonb)
+        on conflict do nothing
+        returning ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(db);
+      const byId = new Map(r.rows.map((row) => [row.id, row]));
+      for (const p of batch) {
+        const row = byId.get(p.row.id);
+        if (row) p.resolve(row);
+        else p.reject(new DuplicateTrackingRequest());
+      }
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  };
+  return (accountId, input) =>
+    new Promise<TrackingRequest>((resolve, reject) => {
+      queue.push({ row: { id: randomUUID(), account_id: accountId, ...input }, resolve, reject });
+      schedule();
+    });
 }
 
 export async function findTrackingRequest(

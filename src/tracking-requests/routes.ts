@@ -7,9 +7,9 @@ import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuer
 import { shipmentIncludes } from '../shipments/include.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
+  batchedTrackingRequestInsert,
   DuplicateTrackingRequest,
   findTrackingRequest,
-  insertTrackingRequest,
   listTrackingRequests,
   updateTrackingRequest,
 } from './queries.ts';
@@ -90,6 +90,7 @@ const IncludeQuery = query({ include: Type.Optional(Type.String({ description: '
 export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { database } = ctx;
   const db = database.db;
+  const insertTrackingRequest = batchedTrackingRequestInsert(db);
   return async (app) => {
     app.post(
       '/tracking_requests',
@@ -105,7 +106,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const input = validateCreate(request.body.data.attributes);
         try {
-          const tr = await insertTrackingRequest(db, request.accountId, input);
+          const tr = await insertTrackingRequest(request.accountId, input);
           ctx.notifyWork?.('tracking_request');
           return reply.code(201).send({ data: serializeTrackingRequest(tr) });
         } catch (err) {

@@ -167,6 +167,40 @@ for (const engine of ENGINES) {
         assert.equal(r.body.errors[0].code, 'duplicate');
     });
 
+    test('concurrent creates written together keep their own fields, ids and duplicates apart', async () => {
+      // Creates arriving together share one INSERT: each must still get its own row back.
+      const numbers = Array.from({ length: 15 }, (_, i) => `MIX${String(i).padStart(4, '0')}`);
+      const bodies = [
+        ...numbers.map((n, i) =>
+          trBody({
+            request_type: 'bill_of_lading',
+            request_number: n,
+            scac: 'MAEU',
+            ref_numbers: [`PO-${i}`],
+            shipment_tags: [`t${i}`],
+          }),
+        ),
+        ...Array.from({ length: 5 }, () =>
+          trBody({ request_type: 'bill_of_lading', request_number: 'MIXDUP01', scac: 'MAEU' }),
+        ),
+      ];
+      const results = await Promise.all(
+        bodies.map((body) => t.request('POST', '/v2/tracking_requests', { body })),
+      );
+      for (let i = 0; i < numbers.length; i++) {
+        const r = results[i]!;
+        assert.equal(r.status, 201);
+        assert.equal(r.body.data.attributes.request_number, numbers[i]);
+        assert.deepEqual(r.body.data.attributes.ref_numbers, [`PO-${i}`]);
+        assert.deepEqual(r.body.data.attributes.shipment_tags, [`t${i}`]);
+      }
+      assert.equal(new Set(results.slice(0, numbers.length).map((r) => r.body.data.id)).size, numbers.length);
+      const dup = results.slice(numbers.length).map((r) => r.status);
+      assert.deepEqual(dup.sort(), [201, 422, 422, 422, 422]);
+      const stored = await t.request('GET', `/v2/tracking_requests/${results[3]!.body.data.id}`);
+      assert.equal(stored.body.data.attributes.request_number, numbers[3]);
+    });
+
     test('list: pagination links, meta, filters, q, sort', async () => {
       const acct = await t.newAccount('lister');
       for (let i = 0; i < 5; i++) {
