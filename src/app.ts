@@ -9,7 +9,7 @@ import type { AppContext } from './app-context.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
-import { registerResponseCache } from './http/cache-hooks.ts';
+import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsRoute } from './http/metrics-route.ts';
@@ -80,7 +80,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     await stopFeed().catch(() => {});
   });
   registerAuth(app, database, config, { keys, limiter });
-  if (responses) registerResponseCache(app, responses);
+  if (responses) {
+    registerResponseCache(app, responses);
+    if (ctx.metrics) registerCacheMetrics(ctx.metrics.registry, responses);
+  }
 
   await app.register(swagger, {
     openapi: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { ResponseCache } from './response-cache.ts';
 
 // Wires the response cache (response-cache.ts) into the request cycle. Only the read endpoints
@@ -56,5 +57,38 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       }
     }
     return payload;
+  });
+}
+
+/** Response-cache gauges and counters on the process's /metrics (read at scrape time). */
+export function registerCacheMetrics(registry: Registry, cache: ResponseCache): void {
+  if (registry.getSingleMetric('response_cache_entries')) return; // one app per registry
+  new Gauge({
+    name: 'response_cache_entries',
+    help: 'Responses held in the response cache',
+    registers: [registry],
+    collect() {
+      this.set(cache.stats().entries);
+    },
+  });
+  new Gauge({
+    name: 'response_cache_bytes',
+    help: 'Memory held by the response cache (estimated, UTF-16)',
+    registers: [registry],
+    collect() {
+      this.set(cache.stats().bytes);
+    },
+  });
+  new Counter({
+    name: 'response_cache_lookups_total',
+    help: 'Response cache look-ups by result (hit, miss)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      const s = cache.stats();
+      this.reset();
+      this.inc({ result: 'hit' }, s.hits);
+      this.inc({ result: 'miss' }, s.misses);
+    },
   });
 }

@@ -43,6 +43,8 @@ for (const engine of ENGINES) {
         }
         assert.match(res.body, /db_pool_connections\{state="total"\}/);
         assert.match(res.body, /work_queue_scrape_ok 1/);
+        assert.match(res.body, /response_cache_lookups_total\{result="hit"\} 0/);
+        assert.match(res.body, /response_cache_entries 0/);
       } finally {
         await m.close();
       }
