@@ -112,24 +112,31 @@ function remember(id: string, row: WebhookRow | undefined): void {
   webhookCache.set(id, { at: Date.now(), row });
 }
 
-/** Refreshes the cache entries of the given webhooks that are missing or stale: one query. */
-async function loadWebhooks(db: Kysely<DB>, ids: string[]): Promise<void> {
-  const stale = [...new Set(ids)].filter((id) => cached(id) === null);
-  if (stale.length === 0) return;
+/** The given webhooks, from the cache or (those missing or stale) with one query. */
+async function loadWebhooks(db: Kysely<DB>, ids: string[]): Promise<Map<string, WebhookRow | undefined>> {
+  const out = new Map<string, WebhookRow | undefined>();
+  const stale: string[] = [];
+  for (const id of new Set(ids)) {
+    const hit = cached(id);
+    if (hit === null) stale.push(id);
+    else out.set(id, hit);
+  }
+  if (stale.length === 0) return out;
   const rows = await db
     .selectFrom('webhooks')
     .select(WEBHOOK_COLUMNS)
     .where(sql<boolean>`id = any(${stale}::uuid[])`)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r as WebhookRow]));
-  for (const id of stale) remember(id, byId.get(id));
+  for (const id of stale) {
+    remember(id, byId.get(id));
+    out.set(id, byId.get(id));
+  }
+  return out;
 }
 
 async function loadWebhook(db: Kysely<DB>, id: string): Promise<WebhookRow | undefined> {
-  const hit = cached(id);
-  if (hit !== null) return hit;
-  await loadWebhooks(db, [id]);
-  return cached(id) ?? undefined;
+  return (await loadWebhooks(db, [id])).get(id);
 }
 
 /** A claimed notification ready to go: its webhook loaded, its body stored (null only when the
@@ -148,17 +155,17 @@ export interface Ready extends Claimed {
  */
 export async function prepareClaimed(deps: DeliveryDeps, claimed: Claimed[]): Promise<Ready[]> {
   const { db } = deps;
-  await loadWebhooks(
+  const webhooks = await loadWebhooks(
     db,
     claimed.map((n) => n.webhook_id),
   );
-  const toRender = claimed.filter((n) => n.body === null && cached(n.webhook_id)?.active);
+  const toRender = claimed.filter((n) => n.body === null && webhooks.get(n.webhook_id)?.active);
   const bodies = toRender.length > 0 ? await renderAll(deps, toRender) : new Map<string, string>();
   const stored = bodies.size > 0 ? await storeBodies(db, bodies) : bodies;
   const out: Ready[] = [];
   for (const n of claimed) {
     const body = n.body ?? stored.get(n.id) ?? null;
-    const webhook = cached(n.webhook_id) ?? undefined;
+    const webhook = webhooks.get(n.webhook_id);
     if (body !== null || !webhook?.active) out.push({ ...n, body, webhook });
   }
   return out;
@@ -355,6 +362,8 @@ export async function deliverNotification(
     body = ready.body;
   }
 
+  // Encoded once: both signatures and the request use the same bytes.
+  const bytes = Buffer.from(body, 'utf8');
   const now = deps.now?.() ?? new Date();
   const secrets = [webhook.secret];
   if (
@@ -373,12 +382,12 @@ export async function deliverNotification(
       legacyHeaderName: config.webhooks.signatureHeader,
       msgId: n.id,
       timestamp: Math.floor(now.getTime() / 1000),
-      body,
+      body: bytes,
     }),
   };
   const outcome = await attemptDelivery({
     url: webhook.url,
-    body,
+    body: bytes,
     headers,
     dispatcher: deps.policy.dispatcher,
     totalTimeoutMs: config.webhooks.totalTimeoutMs,

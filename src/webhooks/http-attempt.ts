@@ -27,7 +27,8 @@ export interface AttemptOutcome {
 
 export interface AttemptInput {
   url: string;
-  body: string;
+  /** The exact bytes to send (a string is sent as UTF-8). */
+  body: string | Buffer;
   headers: Record<string, string>;
   /** A guarded dispatcher (createAddressPolicy(...).dispatcher): it owns the connect timeout and the
    * per-connection address check. Callers run policy.checkUrl first for a readable refusal. */
