@@ -214,9 +214,8 @@ async function storeBodies(db: Kysely<DB>, bodies: Map<string, string>): Promise
   return stored;
 }
 
-interface Success {
+export interface Success {
   id: string;
-  webhookId: string;
   attempts: number;
   done: Date;
   statusCode: number | null;
@@ -413,7 +412,6 @@ export async function deliverNotification(
   if (status === 'succeeded') {
     const success: Success = {
       id: n.id,
-      webhookId: webhook.id,
       attempts,
       done,
       statusCode: outcome.statusCode,
