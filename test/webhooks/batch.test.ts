@@ -133,18 +133,16 @@ for (const engine of ENGINES) {
       assert.equal(res.status, 201, res.text);
       // Inactive webhooks get no notifications: insert two by hand, leased by two other owners.
       const sh = await seedShipment(t.database.db, acct.accountId);
-      const [domainId] = await t.database.db
-        .transaction()
-        .execute((tx) =>
-          recordDomainEvents(tx, [
-            {
-              event: EVENT,
-              account_id: acct.accountId,
-              reference_type: 'shipment',
-              reference_id: sh.shipmentId,
-            },
-          ]),
-        );
+      const [domainId] = await t.database.db.transaction().execute((tx) =>
+        recordDomainEvents(tx, [
+          {
+            event: EVENT,
+            account_id: acct.accountId,
+            reference_type: 'shipment',
+            reference_id: sh.shipmentId,
+          },
+        ]),
+      );
       const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
       await t.database.db
         .insertInto('webhook_notifications')
