@@ -12,7 +12,14 @@ import { baselineScenario } from './scenarios/baseline.ts';
 import { createScenario } from './scenarios/create.ts';
 import { engineScenario } from './scenarios/engine.ts';
 import { pgliteScenario } from './scenarios/pglite.ts';
-import { compare, listLarge, prepareLarge, prepareSmall, readScenarios } from './scenarios/reads.ts';
+import {
+  compare,
+  databasePathScenarios,
+  listLarge,
+  prepareLarge,
+  prepareSmall,
+  readScenarios,
+} from './scenarios/reads.ts';
 import { webhookScenario } from './scenarios/webhooks.ts';
 
 // `npm run bench`: every scenario next to a baseline measured in the same run, on this machine's
@@ -67,17 +74,9 @@ try {
     ctx.notes.push(
       `Large account seeded with ${large.shipments.toLocaleString('en')} shipments, ${(large.shipments * 3).toLocaleString('en')} containers and ${large.events.toLocaleString('en')} transport events in ${large.seedSeconds.toFixed(0)} s (${Math.round(large.rowsPerSecond).toLocaleString('en')} rows/s, tracking requests included).`,
     );
-    const { list, listDb } = await listLarge(ctx, api, large);
+    const list = await listLarge(ctx, api, large);
     if (reads.list)
       compare(ctx, 'list_large_vs_small', 'List: 100,000-shipment account vs 100', reads.list, list);
-    if (reads.listDb)
-      compare(
-        ctx,
-        'list_large_vs_small_db',
-        'List: 100,000-shipment account vs 100, database path (no-cache)',
-        reads.listDb,
-        listDb,
-      );
     if (cfg.large) {
       const lr = await readScenarios(ctx, api, small, 'large');
       compare(
@@ -104,6 +103,24 @@ try {
       goal: '≤ 200 MB',
       goalMet: rss !== null && rss <= 200,
       notes: 'VmHWM after the read scenarios',
+    });
+    const dbPath = await databasePathScenarios(ctx, api, small, large);
+    compare(
+      ctx,
+      'list_large_vs_small_db',
+      'List: 100,000-shipment account vs 100, database path (no-cache)',
+      dbPath.listSmall,
+      dbPath.listLarge,
+    );
+    const rssDb = peakRssMb(api.proc.pid);
+    ctx.results.push({
+      id: 'memory_api_db',
+      name: 'Diagnostic: peak RSS of the API process, database-path reads included',
+      value: rssDb,
+      unit: 'MB',
+      goal: '',
+      goalMet: null,
+      notes: 'VmHWM after the database-path diagnostics as well',
     });
     plans = await explainHotQueries(bench.url, {
       key: small.key,
