@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { BenchConfig } from './config.ts';
+import { START_FLAGS } from './proc.ts';
 
 // Results of one run: kept in memory as scenarios finish, written as bench/results/latest.json and
 // a Markdown table bench/results/latest.md.
@@ -79,7 +80,7 @@ export function markdown(
     `- Date: ${machine.date}; code: ${machine.code}`,
     `- Machine: ${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB memory`,
     `- Node.js ${machine.node}, ${machine.postgres} on 127.0.0.1`,
-    `- ${cfg.durationS} s per measurement after ${cfg.warmupS} s of warm-up, ${cfg.connections} connections, autocannon in its own process; servers started as \`node src/main.ts --role api|worker\` with LOG_LEVEL=warn (request logging off)`,
+    `- ${cfg.durationS} s per measurement after ${cfg.warmupS} s of warm-up, ${cfg.connections} connections, autocannon in its own process; servers started as \`node ${START_FLAGS.join(' ')} src/main.ts --role api|worker\` (the flags of npm start; the baseline gets them too) with LOG_LEVEL=warn (request logging off)`,
     '',
     '| Scenario | Result | Ratio to baseline | p50 ms | p99 ms | Errors | Goal | Goal met |',
     '|---|---:|---:|---:|---:|---:|---|---|',
