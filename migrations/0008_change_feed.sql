@@ -16,9 +16,13 @@ begin
 end;
 $$;
 
+-- Statement-level triggers fire even when the statement changed nothing (an upsert that found
+-- the vessel already there): only a statement that did change rows empties every cache.
 create or replace function notify_all_accounts_changed() returns trigger language plpgsql as $$
 begin
-  perform pg_notify('tracker_changes', '*');
+  if exists (select 1 from changed_rows) then
+    perform pg_notify('tracker_changes', '*');
+  end if;
   return null;
 end;
 $$;
@@ -46,7 +50,11 @@ begin
 end;
 $$;
 
-create trigger vessels_changes after insert or update or delete on vessels
+create trigger vessels_changes_ins after insert on vessels referencing new table as changed_rows
+  for each statement execute function notify_all_accounts_changed();
+create trigger vessels_changes_upd after update on vessels referencing new table as changed_rows
+  for each statement execute function notify_all_accounts_changed();
+create trigger vessels_changes_del after delete on vessels referencing old table as changed_rows
   for each statement execute function notify_all_accounts_changed();
 
 create trigger api_keys_changes after update of revoked_at, secret_hash, account_id or delete on api_keys

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
@@ -97,6 +98,33 @@ for (const engine of ENGINES) {
       assert.equal((await t.request('GET', path)).headers.get('x-cache'), 'hit');
       const other = await t.newAccount('cache-other');
       assert.equal((await t.request('GET', path, { key: other.key })).status, 404);
+    });
+
+    test('a vessel upsert that changes nothing keeps the cache; a new vessel empties it', async () => {
+      const path = `/v2/containers/${s.containerIds[0]}/transport_events?include=vessel`;
+      await t.request('GET', path);
+      assert.equal((await t.request('GET', path)).headers.get('x-cache'), 'hit');
+      const vessel = await t.database.db
+        .selectFrom('vessels')
+        .select(['imo', 'name'])
+        .where('id', '=', s.vesselId)
+        .executeTakeFirstOrThrow();
+      await t.database.db
+        .insertInto('vessels')
+        .values({ id: randomUUID(), imo: vessel.imo, name: vessel.name, name_key: null })
+        .onConflict((oc) => oc.column('imo').doNothing())
+        .execute();
+      await new Promise((r) => setTimeout(r, 100)); // time for a notification, if one were sent
+      assert.equal((await t.request('GET', path)).headers.get('x-cache'), 'hit');
+      await t.database.db
+        .insertInto('vessels')
+        .values({ id: randomUUID(), imo: '9999998', name: 'New Vessel', name_key: null })
+        .execute();
+      const after = await until(
+        () => t.request('GET', path),
+        (r) => r.headers.get('x-cache') === 'miss',
+      );
+      assert.equal(after.headers.get('x-cache'), 'miss');
     });
 
     test('Cache-Control: no-cache reads the database', async () => {
