@@ -179,6 +179,23 @@ for (const engine of ENGINES) {
     });
   }
 
+  describe(`response cache off [${engine}]`, () => {
+    test('RESPONSE_CACHE_MB=0 answers every read from the database', async () => {
+      const t = await startTestApp(engine, { RESPONSE_CACHE_MB: '0' });
+      try {
+        const s = await seedShipment(t.database.db, t.accountId);
+        const path = `/v2/shipments/${s.shipmentId}`;
+        for (let i = 0; i < 2; i++) {
+          const r = await t.request('GET', path);
+          assert.equal(r.status, 200);
+          assert.equal(r.headers.get('x-cache'), null);
+        }
+      } finally {
+        await t.close();
+      }
+    });
+  });
+
   describe(`batched rate limits [${engine}]`, () => {
     test('one process admits exactly the limit and counts each request once', async () => {
       const t = await startTestApp(engine, { RATE_LIMIT_DEFAULT_PER_MINUTE: '50' });
