@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { createWaker } from '../util/waker.ts';
 import { LeaseLost } from './claims.ts';
 
 // A small work loop: claim up to the free capacity, run each item, and sleep until the poll
@@ -29,24 +30,7 @@ export function workerId(): string {
 export function startLoop<T>(spec: LoopSpec<T>): Loop {
   const inflight = new Set<Promise<void>>();
   let running = true;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
+  const { sleep, wake } = createWaker();
 
   const main = (async () => {
     while (running) {
@@ -78,11 +62,6 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
     }
     await Promise.allSettled([...inflight]);
   })();
-
-  function wake() {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  }
 
   return {
     wake,

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { LeaseLost, lockLease } from '../engine/claims.ts';
 import type { Loop } from '../engine/worker.ts';
+import { createWaker } from '../util/waker.ts';
 import type { AddressPolicy } from './address-guard.ts';
 import { attemptDelivery } from './http-attempt.ts';
 import { type NotificationRow, renderRows } from './render.ts';
@@ -525,8 +526,7 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
   const refill = Math.max(1, Math.floor(concurrency / 4));
   let stopped = false;
   let waitingForRoom = false;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
+  const { sleep, wake } = createWaker();
 
   const add = (m: Map<string, number>, id: string, d: number) => {
     const v = (m.get(id) ?? 0) + d;
@@ -545,28 +545,6 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
       update webhook_notifications set lease_owner = null, lease_expires_at = null
        where id = any(${ids}::uuid[]) and lease_owner = ${owner}`.execute(db);
   };
-
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      if (woken) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-  function wake() {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  }
 
   function start(n: Ready) {
     add(sending, n.webhook_id, 1);
