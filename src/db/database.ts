@@ -114,10 +114,9 @@ async function listenPostgres(
       lost = true;
       c.end().catch(() => {});
       if (client === c) client = null;
-      if (up) {
-        up = false;
-        log?.warn({ err: err ? brief(err) : undefined }, 'change feed connection lost; reconnecting');
-      }
+      // Only the first failure of an outage is worth a line; the caller logs the state change.
+      if (up) log?.warn({ err: err ? brief(err) : undefined }, 'change feed connection lost; reconnecting');
+      up = false;
       handlers.onState(false);
       if (!stopped) timer = setTimeout(() => connect().catch(() => {}), backoff.next()).unref();
     };
