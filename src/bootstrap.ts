@@ -23,6 +23,7 @@ export async function bootstrap(
     databaseUrl: config.databaseUrl,
     dataDir: resolve(config.dataDir),
     poolSize: config.dbPoolSize,
+    log,
   });
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'database migrated');

@@ -6,7 +6,9 @@ import type { Database } from './database.ts';
 // Keeps an API process's caches honest: migrations/0008 makes every committed write to an
 // account's tracking data NOTIFY `tracker_changes` with the account id ('*' for shared tables)
 // and every key revocation NOTIFY `tracker_keys`. A lost listening connection may have missed
-// notifications, so the caches are emptied and switched off until it listens again.
+// notifications, so the caches are emptied and switched off until it listens again; turning them
+// back on empties them once more (setEnabled bumps every generation), so nothing read while the
+// feed was deaf, or written while it reconnected (database.ts retries with back-off), is served.
 
 export async function startChangeFeed(
   database: Database,

@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
+import { createBackoff } from './connection-errors.ts';
 import type { DB } from './schema.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -30,9 +32,27 @@ export interface ListenHandlers {
 
 // timestamptz/date come back as JS Dates (both engines); int8 counts are cast to int in SQL.
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // A broken idle connection must not crash the process; the pool replaces it.
+/** Where the PostgreSQL side reports connection trouble (the process's logger). */
+export type ConnectionLog = Pick<Logger, 'warn' | 'info'>;
+
+export async function openPostgres(url: string, poolSize = 10, log?: ConnectionLog): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Seen in pg_stat_activity; a DATABASE_URL that names one wins.
+    application_name: 'tracker',
+    // A peer that vanished without a FIN (failover, network cut) is noticed by TCP keepalive.
+    keepAlive: true,
+  });
+  // Connection loss must never crash the process. pg-pool listens for `error` only while a
+  // client is idle; a client that is checked out (a request's query, a worker's transaction)
+  // and loses its server emits `error` with nobody listening, which Node turns into a crash.
+  // So every client gets a listener of its own for its whole life: the failing query rejects
+  // (the caller answers 503 or backs off), and the pool discards the broken client on release.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log?.warn({ err: brief(err) }, 'database connection lost'));
+  });
+  // An idle client that breaks: the pool has already dropped it (and logged it above).
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
   return {
@@ -51,51 +71,71 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channels, handlers) => listenPostgres(url, channels, handlers),
+    listen: (channels, handlers) => listenPostgres(url, channels, handlers, log),
     close: () => db.destroy(),
   };
 }
 
-/** A dedicated client outside the pool (LISTEN is per session); reconnects with back-off. */
+/** The part of a pg error worth a log line (no stack: connection loss is an expected event). */
+function brief(err: unknown): { message: string; code?: string } {
+  const e = err as { message?: string; code?: string };
+  return { message: String(e?.message ?? err), code: e?.code };
+}
+
+/**
+ * A dedicated client outside the pool (LISTEN is per session). It reconnects by itself with
+ * back-off (100 ms doubling to 2 s, jittered) for as long as it takes; `onState(false)` when the
+ * session is lost, `onState(true)` when it listens again, so the caller can flush what the
+ * notifications it may have missed would have invalidated.
+ */
 async function listenPostgres(
   url: string,
   channels: string[],
   handlers: ListenHandlers,
+  log?: ConnectionLog,
 ): Promise<() => Promise<void>> {
   let stopped = false;
+  let up = false;
   let client: pg.Client | null = null;
-  let delay = 100;
   let timer: NodeJS.Timeout | undefined;
+  const backoff = createBackoff(100, 2000);
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: 'tracker-listen',
+      keepAlive: true,
+      // A server that accepts the socket but never answers must not stall the retries.
+      connectionTimeoutMillis: 5000,
+    });
     c.on('notification', (m) => handlers.onNotify(m.channel, m.payload ?? ''));
     let lost = false;
-    const onLost = () => {
+    const onLost = (err?: unknown) => {
       if (lost) return;
       lost = true;
       c.end().catch(() => {});
       if (client === c) client = null;
+      // Only the first failure of an outage is worth a line; the caller logs the state change.
+      if (up) log?.warn({ err: err ? brief(err) : undefined }, 'change feed connection lost; reconnecting');
+      up = false;
       handlers.onState(false);
-      if (!stopped) {
-        timer = setTimeout(() => connect().catch(() => {}), delay).unref();
-        delay = Math.min(delay * 2, 5000);
-      }
+      if (!stopped) timer = setTimeout(() => connect().catch(() => {}), backoff.next()).unref();
     };
     c.on('error', onLost);
-    c.on('end', onLost);
+    c.on('end', () => onLost());
     try {
       await c.connect();
       for (const ch of channels) await c.query(`listen "${ch.replaceAll('"', '""')}"`);
     } catch (err) {
-      onLost();
+      onLost(err);
       throw err;
     }
-    if (stopped) {
+    if (stopped || lost) {
       await c.end().catch(() => {});
       return;
     }
     client = c;
-    delay = 100;
+    backoff.reset();
+    up = true;
     handlers.onState(true);
   };
   // A failed first attempt is retried like a lost connection; the caches stay off meanwhile.
@@ -231,6 +271,10 @@ export async function openDatabase(opts: {
   databaseUrl: string | null;
   dataDir: string | null;
   poolSize?: number;
+  /** PostgreSQL: where lost connections are reported. */
+  log?: ConnectionLog;
 }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPglite(opts.dataDir);
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, opts.poolSize, opts.log)
+    : openPglite(opts.dataDir);
 }

@@ -14,8 +14,13 @@ export function migrationFiles(): string[] {
 // transaction-level advisory lock so several processes starting together cannot interleave;
 // a process that loses the race sees the version recorded and moves on.
 export async function migrate(database: Database): Promise<string[]> {
-  await database.exec(`create table if not exists schema_migrations (
-    version text primary key, applied_at timestamptz not null default now())`);
+  // Under the lock too: two processes creating the table at once on an empty database collide
+  // in the catalogue ("duplicate key ... pg_type_typname_nsp_index") despite `if not exists`.
+  await database.exec(`begin;
+select pg_advisory_xact_lock(726354);
+create table if not exists schema_migrations (
+  version text primary key, applied_at timestamptz not null default now());
+commit;`);
   const appliedNow: string[] = [];
   for (const file of migrationFiles()) {
     if ((await appliedVersions(database)).has(file)) continue;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CarrierAdapter } from '../carriers/types.ts';
 import type { Config } from '../config.ts';
+import { isConnectionError } from '../db/connection-errors.ts';
 import type { Database } from '../db/database.ts';
 import { type ClaimedRequest, type ClaimedShipment, claimDueRequests, claimDueShipments } from './claims.ts';
 import { type EngineDeps, processShipmentRefresh, processTrackingRequest } from './process.ts';
@@ -43,11 +44,18 @@ export function startEngine(o: EngineOptions): Engine {
       o.onDomainEvents?.();
     },
   };
-  const onError = (what: string) => (err: unknown, item: unknown) =>
-    o.log.error(
-      { err, item: (item as { id?: string } | null)?.id },
-      `${what} failed; it is retried when its lease expires`,
-    );
+  const onError = (what: string) => (err: unknown, item: unknown) => {
+    const id = (item as { id?: string } | null)?.id;
+    // Connection loss is an expected, transient event: one line without a stack, and the loop backs off.
+    if (isConnectionError(err))
+      o.log.warn(
+        { err: { message: (err as Error).message, code: (err as { code?: string }).code }, item: id },
+        item
+          ? `${what} interrupted: database unavailable; retried when its lease expires`
+          : 'database unavailable; claims back off',
+      );
+    else o.log.error({ err, item: id }, `${what} failed; it is retried when its lease expires`);
+  };
   const requests = startLoop<ClaimedRequest>({
     name: 'tracking_requests',
     concurrency: w.concurrency,

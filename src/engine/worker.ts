@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { createBackoff } from '../db/connection-errors.ts';
 import { createWaker } from '../util/waker.ts';
 import { LeaseLost } from './claims.ts';
 
 // A small work loop: claim up to the free capacity, run each item, and sleep until the poll
 // interval passes or something wakes it. Several loops (tracking requests, refreshes, webhook
 // deliveries) run side by side in one worker process, each with its own capacity.
+// A claim that fails (the database is down or fails over) is retried after a back-off that grows
+// to CLAIM_BACKOFF_MAX_MS, so an outage costs a log line every few seconds, not a busy loop; the
+// first claim that succeeds resumes the normal pace. Items whose run failed keep their lease until
+// it expires and are then claimed again, by this worker or another: nothing is lost.
+
+/** The longest pause between claims while they fail: also the worst delay after an outage ends. */
+export const CLAIM_BACKOFF_MAX_MS = 2000;
 
 export interface LoopSpec<T> {
   name: string;
@@ -31,6 +39,7 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
   const inflight = new Set<Promise<void>>();
   let running = true;
   const { sleep, wake } = createWaker();
+  const backoff = createBackoff(Math.max(spec.pollIntervalMs, 50), CLAIM_BACKOFF_MAX_MS);
 
   const main = (async () => {
     while (running) {
@@ -39,8 +48,11 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
       if (free > 0) {
         try {
           claimed = await spec.claim(free);
+          backoff.reset();
         } catch (err) {
           spec.onError(err, null);
+          if (running) await backoff.wait();
+          continue;
         }
       }
       for (const item of claimed) {
@@ -69,6 +81,7 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
     async stop() {
       running = false;
       wake();
+      backoff.cancel();
       await main;
     },
   };

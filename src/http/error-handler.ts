@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, titleFor } from './errors.ts';
+import { isConnectionError } from '../db/connection-errors.ts';
+import { ApiError, databaseUnavailable, titleFor } from './errors.ts';
 import { validationError } from './validation.ts';
 
 const JSONAPI = 'application/vnd.api+json';
@@ -36,7 +37,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     let apiError: ApiError | undefined;
     if (err instanceof ApiError) apiError = err;
     else if (err.validation) apiError = validationError(err.validation, err.validationContext ?? 'body');
-    else apiError = fromFastify(err);
+    else if (isConnectionError(err)) {
+      request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      apiError = databaseUnavailable();
+    } else apiError = fromFastify(err);
     if (!apiError) {
       if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
         apiError = new ApiError(err.statusCode, [{ detail: titleFor(err.statusCode), code: 'bad_request' }]);

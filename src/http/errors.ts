@@ -57,3 +57,16 @@ export const unauthorized = (detail: string) => new ApiError(401, [{ detail, cod
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new ApiError(429, [{ detail, code: 'rate_limited' }], { 'retry-after': String(retryAfterSeconds) });
+
+/** The database cannot be reached (failover, restart): transient, so the client is told when to retry. */
+export const databaseUnavailable = (retryAfterSeconds = 2) =>
+  new ApiError(
+    503,
+    [
+      {
+        detail: 'The database is unavailable for a moment. Please retry shortly.',
+        code: 'database_unavailable',
+      },
+    ],
+    { 'retry-after': String(retryAfterSeconds) },
+  );

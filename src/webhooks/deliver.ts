@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { createBackoff, isConnectionError } from '../db/connection-errors.ts';
 import type { DB } from '../db/schema.ts';
 import { LeaseLost, lockLease } from '../engine/claims.ts';
-import type { Loop } from '../engine/worker.ts';
+import { CLAIM_BACKOFF_MAX_MS, type Loop } from '../engine/worker.ts';
 import { createWaker } from '../util/waker.ts';
 import type { AddressPolicy } from './address-guard.ts';
 import { attemptDelivery } from './http-attempt.ts';
@@ -527,6 +528,7 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
   let stopped = false;
   let waitingForRoom = false;
   const { sleep, wake } = createWaker();
+  const backoff = createBackoff(Math.max(pollMs, 50), CLAIM_BACKOFF_MAX_MS);
 
   const add = (m: Map<string, number>, id: string, d: number) => {
     const v = (m.get(id) ?? 0) + d;
@@ -537,8 +539,14 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
   // Free slots, plus a claim's worth waiting for the next free slots. Notifications waiting on a
   // webhook at its limit do not count, so such a webhook cannot starve the others.
   const room = () => concurrency * 2 - running.size - waiting.filter((q) => sendable(q.n)).length;
-  const onError = (err: unknown, id: string | undefined) =>
-    deps.log.error({ err, notification: id }, 'delivery failed; retried when its lease expires');
+  const onError = (err: unknown, id: string | undefined) => {
+    if (isConnectionError(err))
+      deps.log.warn(
+        { err: { message: (err as Error).message, code: (err as { code?: string }).code }, notification: id },
+        'delivery interrupted: database unavailable; retried when its lease expires',
+      );
+    else deps.log.error({ err, notification: id }, 'delivery failed; retried when its lease expires');
+  };
   const release = async (ids: string[]) => {
     if (ids.length === 0) return;
     await sql`
@@ -596,11 +604,13 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
         taken.push(r);
       }
     }
-    await release(over);
     let ready: Ready[] = [];
     try {
+      await release(over);
       ready = await prepareClaimed(deps, taken);
     } finally {
+      // Whatever fails here (the database going away) must not leave these counted as held, or
+      // their webhooks would look saturated for good; their leases expire and they are claimed again.
       const kept = new Set(ready.map((r) => r.id));
       for (const r of taken) if (!kept.has(r.id)) add(held, r.webhook_id, -1);
     }
@@ -617,8 +627,12 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
       if (limit >= refill) {
         try {
           taken = await claimOnce(limit);
+          backoff.reset();
         } catch (err) {
           onError(err, undefined);
+          // The database is down or failing over: back off (see engine/worker.ts), then resume.
+          if (!stopped) await backoff.wait();
+          continue;
         }
       }
       if (stopped) break;
@@ -641,6 +655,7 @@ export function startDeliveryLoop(deps: DeliveryDeps): Loop {
     async stop() {
       stopped = true;
       wake();
+      backoff.cancel();
       await main;
     },
   };
