@@ -2,7 +2,6 @@
 // roles of its route, its estimates, the container attributes and the shipment fields its route
 // implies. Pure.
 
-import type { DcsaMode, ParsedTransportCall } from '../carriers/dcsa/parse.ts';
 import { decodeIsoEquipmentCode } from './equipment.ts';
 import {
   ACTUAL_FOR_ESTIMATE,
@@ -21,6 +20,7 @@ import {
 } from './event-mapping.ts';
 import { cmp, type Ev, newer, vesselKey, voyageFor } from './prepare.ts';
 import { endpointRole, type Leg, type Route, sameVessel } from './roles.ts';
+import type { SnapshotCall, TransportMode } from './snapshot.ts';
 import type {
   ContainerStatus,
   EstimatedEventName,
@@ -49,10 +49,10 @@ export interface Derived {
   shipment: NormalizedShipment;
 }
 
-const isWaterMode = (m: DcsaMode | null): boolean => m === 'VESSEL' || m === 'BARGE';
+const isWaterMode = (m: TransportMode | null): boolean => m === 'vessel' || m === 'barge';
 const shortName = (name: string): string => name.replace('container.transport.', '');
 
-function vesselRef(tc: ParsedTransportCall | null): VesselRef | null {
+function vesselRef(tc: SnapshotCall | null): VesselRef | null {
   return tc && (tc.vesselImo || tc.vesselName) ? { imo: tc.vesselImo, name: tc.vesselName } : null;
 }
 
@@ -64,11 +64,11 @@ function terminalOf(e: Ev): TerminalRef | null {
 }
 
 function toTransportEvent(name: TransportEventName, e: Ev, gate: boolean): Candidate {
-  const mode = gate ? null : (e.mode ?? (e.p.code === 'LOAD' || e.p.code === 'DISC' ? 'VESSEL' : null));
+  const mode = gate ? null : (e.mode ?? (e.p.code === 'LOAD' || e.p.code === 'DISC' ? 'vessel' : null));
   const voyage = voyageFor(e.p.code, e.tc);
   // The key names the event, not the message: stable across corrections and re-sends.
   const parts = [shortName(name), e.locode ?? ''];
-  if (mode === 'VESSEL' || mode === 'BARGE') parts.push(vesselKey(e.tc), voyage ?? '');
+  if (mode === 'vessel' || mode === 'barge') parts.push(vesselKey(e.tc), voyage ?? '');
   return {
     src: e,
     ev: {
@@ -81,7 +81,7 @@ function toTransportEvent(name: TransportEventName, e: Ev, gate: boolean): Candi
       terminal: terminalOf(e),
       vessel: vesselRef(e.tc),
       voyage_number: voyage,
-      mode: mode ? (mode.toLowerCase() as NormalizedTransportEvent['mode']) : null,
+      mode,
       data_source: 'shipping_line',
       source_event_ids: e.id ? [e.id] : [],
     },
@@ -109,7 +109,7 @@ function callsMatch(t: Ev, m: Ev): boolean {
   const b = m.tc;
   if (a?.transportCallId && a.transportCallId === b?.transportCallId) return true;
   if (!t.locode || t.locode !== m.locode) return false;
-  if ((t.mode === 'BARGE') !== (m.mode === 'BARGE')) return false;
+  if ((t.mode === 'barge') !== (m.mode === 'barge')) return false;
   const va = { vesselImo: a?.vesselImo ?? null, vesselName: a?.vesselName?.toUpperCase() ?? null };
   const vb = { vesselImo: b?.vesselImo ?? null, vesselName: b?.vesselName?.toUpperCase() ?? null };
   if (!sameVessel(va, vb)) return false;
@@ -134,9 +134,9 @@ function attach(t: Ev, all: Ev[], route: Route): { leg: Leg; end: 'load' | 'disc
 
 /** Best estimate: EST (current forecast) over PLN (schedule), then newest created. */
 function betterEstimate(a: Ev, b: Ev): boolean {
-  if (a.p.classifier !== b.p.classifier) {
-    if (a.p.classifier === 'EST') return true;
-    if (b.p.classifier === 'EST') return false;
+  if (a.p.certainty !== b.p.certainty) {
+    if (a.p.certainty === 'estimated') return true;
+    if (b.p.certainty === 'estimated') return false;
   }
   return newer(a, b);
 }
@@ -175,7 +175,7 @@ export function deriveContainer(
     for (const end of ['load', 'disc'] as const) {
       const m = leg[end];
       const e = m ? all[m.idx]! : null;
-      if (!m || !e || !m.actual || e.p.eventType !== 'EQUIPMENT' || !ownSet.has(e)) continue;
+      if (!m || !e || !m.actual || e.p.kind !== 'equipment' || !ownSet.has(e)) continue;
       const name = waterEventName(endpointRole(route, leg, end), m.kind);
       if (name) candidates.push(toTransportEvent(name, e, false));
     }
@@ -188,7 +188,7 @@ export function deriveContainer(
     if (!at) continue;
     const role = endpointRole(route, at.leg, at.end);
     const move = t.p.code === 'DEPA' ? 'DEPA' : 'ARRI';
-    if (t.p.classifier === 'ACT') {
+    if (t.p.certainty === 'actual') {
       const name = waterEventName(role, move, t.facilityTypeCode === 'BRTH');
       if (name) candidates.push(toTransportEvent(name, t, false));
     } else if (role === 'pol' && move === 'DEPA') {
@@ -203,16 +203,16 @@ export function deriveContainer(
   // 3. Gate, yard and inland equipment events.
   for (const e of own) {
     const p = e.p;
-    if (p.eventType !== 'EQUIPMENT' || p.classifier !== 'ACT') continue;
+    if (p.kind !== 'equipment' || p.certainty !== 'actual') continue;
     const s = side(e);
-    const gateKey = `${p.code}/${p.emptyIndicator ?? 'LADEN'}`;
+    const gateKey = `${p.code}/${p.fill ?? 'laden'}`;
     const exportName = EXPORT_EQUIPMENT[gateKey];
     const importName = IMPORT_EQUIPMENT[gateKey];
     if (exportName && (s === 'export' || (s === 'unknown' && !importName))) {
       candidates.push(toTransportEvent(exportName, e, true));
     } else if (importName && (s === 'import' || s === 'unknown')) {
       candidates.push(toTransportEvent(importName, e, true));
-    } else if (e.mode === 'RAIL' && p.emptyIndicator !== 'EMPTY' && importish(e)) {
+    } else if (e.mode === 'rail' && p.fill !== 'empty' && importish(e)) {
       // Pre-carriage rail (before the POL) is kept raw only: the catalogue's rail events are
       // the import side's.
       if (p.code === 'LOAD') candidates.push(toTransportEvent(RAIL_LOADED, e, false));
@@ -220,7 +220,7 @@ export function deriveContainer(
     }
   }
   for (const t of transport) {
-    if (t.mode !== 'RAIL' || t.p.classifier !== 'ACT' || !importish(t)) continue;
+    if (t.mode !== 'rail' || t.p.certainty !== 'actual' || !importish(t)) continue;
     if (t.p.code === 'DEPA') candidates.push(toTransportEvent(RAIL_DEPARTED, t, false));
     if (t.p.code === 'ARRI') candidates.push(toTransportEvent(RAIL_ARRIVED, t, false));
   }
@@ -230,17 +230,17 @@ export function deriveContainer(
   if (destination) {
     const arrivals = transport
       .filter(
-        (t) => t.p.code === 'ARRI' && t.mode !== 'VESSEL' && t.mode !== null && t.locode === destination,
+        (t) => t.p.code === 'ARRI' && t.mode !== 'vessel' && t.mode !== null && t.locode === destination,
       )
       .filter(importish);
-    const actual = arrivals.filter((t) => t.p.classifier === 'ACT').sort(byTime)[0];
+    const actual = arrivals.filter((t) => t.p.certainty === 'actual').sort(byTime)[0];
     const gateIn = own
       .filter(
         (e) =>
-          e.p.eventType === 'EQUIPMENT' &&
-          e.p.classifier === 'ACT' &&
+          e.p.kind === 'equipment' &&
+          e.p.certainty === 'actual' &&
           e.p.code === 'GTIN' &&
-          e.p.emptyIndicator !== 'EMPTY' &&
+          e.p.fill !== 'empty' &&
           (e.facilityTypeCode === 'INTE' || e.facilityTypeCode === 'RAMP') &&
           e.locode === destination &&
           importish(e),
@@ -249,7 +249,7 @@ export function deriveContainer(
     const arrival = actual ?? gateIn;
     if (arrival) candidates.push(toTransportEvent(INLAND_ARRIVED, arrival, arrival === gateIn));
     for (const t of arrivals) {
-      if (t.p.classifier === 'ACT') continue;
+      if (t.p.certainty === 'actual') continue;
       const est = toEstimate(EST_INLAND, t);
       if (est) estimates.push(est);
     }
@@ -279,8 +279,8 @@ export function deriveContainer(
     pod === null || e.location_locode === null || e.location_locode === pod;
   const atDest = (e: NormalizedTransportEvent) => destination !== null && e.location_locode === destination;
 
-  const equipment = latestOf(own, (e) => (e.p.eventType === 'EQUIPMENT' ? e.p.isoEquipmentCode : null));
-  const seal = latestOf(own, (e) => (e.p.eventType === 'EQUIPMENT' ? e.p.sealNumber : null));
+  const equipment = latestOf(own, (e) => (e.p.kind === 'equipment' ? e.p.isoEquipmentCode : null));
+  const seal = latestOf(own, (e) => (e.p.kind === 'equipment' ? e.p.sealNumber : null));
   const indEta = estimateFor(EST_INLAND);
   const indAta = first(INLAND_ARRIVED);
   const container: NormalizedContainer = {
@@ -347,12 +347,12 @@ function inlandDestination(
 ): string | null {
   const pool: Ev[] = [];
   for (const t of transport) {
-    if (t.p.code === 'ARRI' && t.mode !== null && t.mode !== 'VESSEL') pool.push(t);
+    if (t.p.code === 'ARRI' && t.mode !== null && t.mode !== 'vessel') pool.push(t);
   }
   for (const e of own) {
     const p = e.p;
-    if (p.eventType !== 'EQUIPMENT' || p.emptyIndicator === 'EMPTY') continue;
-    if (p.code === 'DISC' && (e.mode === 'RAIL' || e.mode === 'TRUCK')) pool.push(e);
+    if (p.kind !== 'equipment' || p.fill === 'empty') continue;
+    if (p.code === 'DISC' && (e.mode === 'rail' || e.mode === 'truck')) pool.push(e);
     if (p.code === 'GTIN' && (e.facilityTypeCode === 'INTE' || e.facilityTypeCode === 'RAMP')) pool.push(e);
   }
   const lastMain = route.main[route.main.length - 1];
@@ -365,9 +365,9 @@ function inlandDestination(
       !bestEv ||
       e.time.ms > bestEv.time!.ms ||
       (e.time.ms === bestEv.time!.ms &&
-        (e.p.classifier === 'ACT') !== (bestEv.p.classifier === 'ACT') &&
-        e.p.classifier === 'ACT') ||
-      (e.time.ms === bestEv.time!.ms && e.p.classifier === bestEv.p.classifier && newer(e, bestEv))
+        (e.p.certainty === 'actual') !== (bestEv.p.certainty === 'actual') &&
+        e.p.certainty === 'actual') ||
+      (e.time.ms === bestEv.time!.ms && e.p.certainty === bestEv.p.certainty && newer(e, bestEv))
     ) {
       bestEv = e;
     }

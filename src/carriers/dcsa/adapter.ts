@@ -1,8 +1,10 @@
 // CarrierAdapter for carriers that publish DCSA T&T v2.2. Validates the number locally (so an
-// obviously wrong number never costs a request from the carrier budget), then asks the client.
+// obviously wrong number never costs a request from the carrier budget), then asks the client
+// (the one I/O file) and reads its answer into a carrier snapshot (snapshot.ts, pure).
 
 import type { CarrierAdapter, LookupResult, NumberType } from '../types.ts';
 import type { DcsaClient, DcsaReferenceFilter } from './client.ts';
+import { dcsaSnapshot } from './snapshot.ts';
 
 export const DCSA_ADAPTER = 'dcsa-tnt-v2';
 
@@ -73,7 +75,8 @@ export function createDcsaAdapter(options: DcsaAdapterOptions): CarrierAdapter {
             detail: 'not a valid ISO 6346 container number (format or check digit)',
           };
         }
-        return await options.client.fetchEvents(FILTER[numberType], n, signal);
+        const r = await options.client.fetchEvents(FILTER[numberType], n, signal);
+        return r.kind === 'found' ? { kind: 'found', snapshot: dcsaSnapshot(r.events) } : r;
       } catch (err) {
         return {
           kind: 'temporary_failure',

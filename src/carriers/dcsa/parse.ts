@@ -3,6 +3,9 @@
 // codes (AVPU, CANC, ...), nulls, wrong types, deprecated fields (`eventId` from MSC,
 // `carrierVoyageNumber`, the flat `eventTypeCode`) and missing locations. Timestamps stay raw
 // strings here: reading them needs the location's zone, which is the normalizer's business.
+// snapshot.ts turns the result into the engine's carrier snapshot.
+
+import { normalizeContainerNumber } from '../../engine/snapshot.ts';
 
 export type DcsaMode = 'VESSEL' | 'BARGE' | 'RAIL' | 'TRUCK';
 export type DcsaClassifier = 'ACT' | 'EST' | 'PLN';
@@ -96,10 +99,7 @@ export function normalizeLocode(v: unknown): string | null {
 
 /** An ISO 6346 container number as carriers write it ("MSCU 123456-7" -> "MSCU1234567"). */
 export function normalizeEquipmentReference(v: unknown): string | null {
-  const s = str(v);
-  if (!s) return null;
-  const c = s.replace(/[\s\-./]/g, '').toUpperCase();
-  return /^[A-Z0-9]{4,15}$/.test(c) ? c : null;
+  return normalizeContainerNumber(str(v));
 }
 
 function imo(v: unknown): string | null {

@@ -1,0 +1,115 @@
+// DCSA T&T v2.2 answer -> CarrierSnapshot (src/engine/snapshot.ts). Pure and total: every raw
+// event becomes a record, read into the product's vocabulary when parse.ts can read it, kept
+// opaque (and counted as skipped by the engine) when it cannot.
+
+import type {
+  CarrierRecord,
+  CarrierSnapshot,
+  Certainty,
+  SnapshotCall,
+  SnapshotEvent,
+  SnapshotPlace,
+  TransportMode,
+} from '../../engine/snapshot.ts';
+import {
+  type DcsaClassifier,
+  type DcsaMode,
+  eventIdOf,
+  type ParsedEvent,
+  type ParsedFacility,
+  type ParsedTransportCall,
+  parseDcsaEvent,
+} from './parse.ts';
+
+const CERTAINTY: Record<DcsaClassifier, Certainty> = { ACT: 'actual', EST: 'estimated', PLN: 'planned' };
+const MODE: Record<DcsaMode, TransportMode> = {
+  VESSEL: 'vessel',
+  BARGE: 'barge',
+  RAIL: 'rail',
+  TRUCK: 'truck',
+};
+
+function place(f: ParsedFacility | null): SnapshotPlace | null {
+  return f
+    ? {
+        locode: f.locode,
+        facilityCode: f.facilityCode,
+        facilityProvider: f.facilityProvider,
+        facilityTypeCode: f.facilityTypeCode,
+      }
+    : null;
+}
+
+function call(tc: ParsedTransportCall | null): SnapshotCall | null {
+  if (!tc) return null;
+  return {
+    transportCallId: tc.transportCallId,
+    mode: tc.mode ? MODE[tc.mode] : null,
+    serviceCode: tc.serviceCode,
+    exportVoyage: tc.exportVoyage,
+    importVoyage: tc.importVoyage,
+    sequence: tc.sequence,
+    vesselImo: tc.vesselImo,
+    vesselName: tc.vesselName,
+    locode: tc.locode,
+    facilityCode: tc.facilityCode,
+    facilityProvider: tc.facilityProvider,
+    facilityTypeCode: tc.facilityTypeCode,
+  };
+}
+
+/** One parsed DCSA event in the snapshot's vocabulary. */
+export function snapshotEvent(p: ParsedEvent): SnapshotEvent {
+  const base = {
+    eventId: p.eventId,
+    // parse.ts never returns an event without a classifier.
+    certainty: CERTAINTY[p.classifier!],
+    eventTime: p.eventDateTime,
+    recordedTime: p.eventCreatedDateTime,
+    documentReferences: p.documentReferences,
+  };
+  if (p.eventType === 'TRANSPORT')
+    return { ...base, kind: 'transport', code: p.code, call: call(p.transportCall) };
+  if (p.eventType === 'EQUIPMENT') {
+    return {
+      ...base,
+      kind: 'equipment',
+      code: p.code,
+      fill: p.emptyIndicator === 'EMPTY' ? 'empty' : p.emptyIndicator === 'LADEN' ? 'laden' : null,
+      container: p.equipmentReference,
+      isoEquipmentCode: p.isoEquipmentCode,
+      sealNumber: p.sealNumber,
+      place: place(p.eventLocation),
+      call: call(p.transportCall),
+    };
+  }
+  return {
+    ...base,
+    kind: 'shipment',
+    code: p.code,
+    documentTypeCode: p.documentTypeCode,
+    documentId: p.documentId,
+  };
+}
+
+/** One raw DCSA event as a snapshot record. */
+export function dcsaRecord(raw: unknown): CarrierRecord {
+  const p = parseDcsaEvent(raw);
+  return {
+    raw,
+    carrierId: eventIdOf(raw),
+    event: p ? snapshotEvent(p) : null,
+    label: {
+      type: p?.eventType ?? null,
+      code: p
+        ? [p.code, p.eventType === 'EQUIPMENT' ? p.emptyIndicator : null].filter(Boolean).join(' ')
+        : null,
+      classifier: p?.classifier ?? null,
+    },
+  };
+}
+
+/** A DCSA answer (its list of raw events) as a carrier snapshot. */
+export function dcsaSnapshot(rawEvents: readonly unknown[]): CarrierSnapshot {
+  return { records: (Array.isArray(rawEvents) ? rawEvents : []).map(dcsaRecord) };
+}
