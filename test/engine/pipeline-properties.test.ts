@@ -87,6 +87,54 @@ describe('port roles (pure, over moves)', () => {
     );
   });
 
+  it('a chain of ocean legs on different vessels: first port POL, last POD, the ones between transshipments', () => {
+    const chain = fc
+      .uniqueArray(fc.constantFrom(...LOCODES), { minLength: 2, maxLength: 5 })
+      .chain((ports) =>
+        fc.tuple(
+          fc.constant(ports),
+          fc.array(fc.integer({ min: 3, max: 20 }), {
+            minLength: ports.length - 1,
+            maxLength: ports.length - 1,
+          }),
+        ),
+      );
+    fc.assert(
+      fc.property(chain, ([ports, transitDays]) => {
+        const moves: Move[] = [];
+        let day = 0;
+        transitDays.forEach((transit, i) => {
+          const vessel = { vesselImo: String(9_100_000 + i), vesselName: `SHIP ${i}` };
+          const base = { mode: 'vessel' as const, actual: true, createdMs: 0, ...vessel };
+          moves.push({
+            ...base,
+            idx: moves.length,
+            kind: 'LOAD',
+            timeMs: day * DAY,
+            locode: ports[i]!,
+            tiebreak: `${i}L`,
+          });
+          day += transit;
+          moves.push({
+            ...base,
+            idx: moves.length,
+            kind: 'DISC',
+            timeMs: day * DAY,
+            locode: ports[i + 1]!,
+            tiebreak: `${i}D`,
+          });
+          day += 1;
+        });
+        const { route } = routeOf(moves.toReversed());
+        assert.equal(route.legs.length, transitDays.length);
+        assert.equal(route.polLocode, ports[0]);
+        assert.equal(route.podLocode, ports.at(-1));
+        assert.deepEqual(route.transshipmentLocodes, ports.slice(1, -1));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('name POL, POD and transshipment ports from the mainline legs, each move used once', () => {
     fc.assert(
       fc.property(movesArb, (moves) => {
