@@ -80,7 +80,7 @@ export function toEstimate(name: EstimatedEventName, e: Ev): EstimateCandidate |
   };
 }
 
-/** Best estimate: EST (current forecast) over PLN (schedule), then newest created. */
+/** Best estimate: estimated (current forecast) over planned (schedule), then newest recorded. */
 export function betterEstimate(a: Ev, b: Ev): boolean {
   if (a.p.certainty !== b.p.certainty) {
     if (a.p.certainty === 'estimated') return true;

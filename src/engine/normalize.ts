@@ -12,12 +12,12 @@
 //   With no route or no time, a gate code's natural side is assumed (GTOT EMPTY = export, ...).
 // - Inland destination = place of the latest on-carriage arrival after the POD (non-vessel
 //   ARRI, rail/truck DISC, laden GTIN at INTE/RAMP, end of a trailing feeder), if not the POD.
-// - Estimates: EST beats PLN, then the newest eventCreatedDateTime. Shipment ETA/ETD fields keep
+// - Estimates: estimated beats planned, then the newest recorded time. Shipment ETA/ETD fields keep
 //   the latest estimate even after the actual happened; estimated_events drop it.
 // - Vessel calls of the booking apply to every container; containers without LOAD/DISC moves
 //   use legs built from those calls. Shipment fields come from the first container (by number)
 //   that has a mainline leg.
-// - Counts are of distinct events (by eventID, else content), so repeats never change them.
+// - Counts are of distinct records (by event id, else content), so repeats never change them.
 
 import { deriveContainer } from './container.ts';
 import { isBookingCancellation, isBookingStateEvent } from './event-mapping.ts';

@@ -93,7 +93,7 @@ function semanticKey(e: Ev): string {
   if (p.kind === 'shipment') return ['S', p.code, p.documentTypeCode ?? '', p.documentId ?? ''].join('|');
   // CARRIER-NOTES §6: (type, code, classifier, equipment, call or place, vessel, voyage, sequence).
   // The place (UN/LOCODE + facility) is preferred to transportCallID, which some carriers
-  // regenerate; never the eventID, which changes with every re-estimate.
+  // regenerate; never the event id, which changes with every re-estimate.
   const where = e.locode ? `${e.locode}/${e.facilityCode ?? ''}` : `tc:${e.tc?.transportCallId ?? ''}`;
   const common = [p.code, p.certainty, e.mode ?? '', where, vesselKey(e.tc), voyageFor(p.code, e.tc) ?? ''];
   common.push(String(e.tc?.sequence ?? ''));
@@ -157,7 +157,7 @@ export function prepare(records: readonly CarrierRecord[], ctx: PrepareContext):
       idx: -1,
     };
     e.semKey = semanticKey(e);
-    // Same eventID seen twice (overlapping polls, push retries): one event. Without an id, the
+    // Same event id seen twice (overlapping polls, push retries): one event. Without an id, the
     // whole content is the identity.
     const idKey = e.id !== null ? `id:${e.id}` : `c:${canon}`;
     const prev = byId.get(idKey);

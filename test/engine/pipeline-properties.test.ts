@@ -88,17 +88,15 @@ describe('port roles (pure, over moves)', () => {
   });
 
   it('a chain of ocean legs on different vessels: first port POL, last POD, the ones between transshipments', () => {
-    const chain = fc
-      .uniqueArray(fc.constantFrom(...LOCODES), { minLength: 2, maxLength: 5 })
-      .chain((ports) =>
-        fc.tuple(
-          fc.constant(ports),
-          fc.array(fc.integer({ min: 3, max: 20 }), {
-            minLength: ports.length - 1,
-            maxLength: ports.length - 1,
-          }),
-        ),
-      );
+    const chain = fc.uniqueArray(fc.constantFrom(...LOCODES), { minLength: 2, maxLength: 5 }).chain((ports) =>
+      fc.tuple(
+        fc.constant(ports),
+        fc.array(fc.integer({ min: 3, max: 20 }), {
+          minLength: ports.length - 1,
+          maxLength: ports.length - 1,
+        }),
+      ),
+    );
     fc.assert(
       fc.property(chain, ([ports, transitDays]) => {
         const moves: Move[] = [];
