@@ -6,6 +6,7 @@ import type { CarrierRecord } from './carrier.ts';
 import type { EngineDeps } from './deps.ts';
 import { diff, type Plan, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
 import { nextRefreshAt, type ShipmentTimeline, stopReason } from './lifecycle.ts';
+import { emptySnapshot } from './normalize.ts';
 import { applyPlan, loadStoredState, storeRawEvents } from './store.ts';
 import type { NormalizedSnapshot } from './types.ts';
 
@@ -16,22 +17,9 @@ const resolve: Resolve = {
   terminalId: (ref) => (ref ? (terminalBySmdg(ref.port_locode, ref.smdg_code)?.id ?? null) : null),
 };
 
-const EMPTY_STATE: StoredState = {
-  shipment: {
-    port_of_lading_locode: null,
-    port_of_discharge_locode: null,
-    destination_locode: null,
-    transshipment_locodes: [],
-    pod_terminal_id: null,
-    pod_vessel: null,
-    pod_voyage_number: null,
-    pol_etd_at: null,
-    pol_atd_at: null,
-    pod_eta_at: null,
-    pod_ata_at: null,
-    destination_eta_at: null,
-    destination_ata_at: null,
-  },
+/** A shipment with nothing known yet: what the first snapshot is diffed against. */
+export const EMPTY_STATE: StoredState = {
+  shipment: snapshotFacts(emptySnapshot(0, 0), resolve).shipment,
   containers: [],
 };
 

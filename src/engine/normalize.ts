@@ -74,7 +74,8 @@ function emptyShipment(): NormalizedShipment {
   };
 }
 
-function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
+/** A snapshot that knows nothing (counts aside). */
+export function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
   return {
     shipment: emptyShipment(),
     containers: [],

@@ -8,6 +8,16 @@ import { type NormalizeContext, normalize, normalizeUnchecked } from '../../src/
 import type { NormalizedSnapshot } from '../../src/engine/types.ts';
 import { zoneOfLocode } from '../../src/reference/data.ts';
 
+/** The DCSA fixtures with the number each answers for. */
+export const FIXTURES: [name: string, numberType: NumberType, number: string][] = [
+  ['direct', 'bill_of_lading', 'HLCUSHA2403ABC1'],
+  ['transshipment', 'bill_of_lading', 'CMDUKRP2405001'],
+  ['rail', 'container', 'MSKU7000013'],
+  ['feeder', 'booking_number', 'SGNA41250900'],
+  ['replan', 'bill_of_lading', 'HLCUSHA2401XYZ9'],
+  ['msc-quirks', 'container', 'MSCU1234566'],
+];
+
 export function loadFixture(name: string): unknown[] {
   return JSON.parse(readFileSync(new URL(`../fixtures/dcsa/${name}.json`, import.meta.url), 'utf8'));
 }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NumberType } from '../../src/carriers/types.ts';
+import { EMPTY_STATE } from '../../src/engine/apply.ts';
 import { diff, type Plan, type Resolve, type StoredState, snapshotFacts } from '../../src/engine/diff.ts';
 import {
   decideRequest,
@@ -17,7 +18,7 @@ import {
 import { assignRoles, buildLegs, endpointRole, type Move } from '../../src/engine/roles.ts';
 import { terminalBySmdg, zoneOfLocode } from '../../src/reference/data.ts';
 import fc from '../helpers/fast-check.ts';
-import { loadFixture, normalizeDcsa } from './fixtures.ts';
+import { FIXTURES, loadFixture, normalizeDcsa } from './fixtures.ts';
 
 // --- Port roles -------------------------------------------------------------------------------
 
@@ -168,14 +169,6 @@ describe('port roles (pure, over moves)', () => {
 
 // --- Diff and domain events -------------------------------------------------------------------
 
-const FIXTURES: [string, NumberType, string][] = [
-  ['direct', 'bill_of_lading', 'HLCUSHA2403ABC1'],
-  ['transshipment', 'bill_of_lading', 'CMDUKRP2405001'],
-  ['rail', 'container', 'MSKU7000013'],
-  ['feeder', 'booking_number', 'SGNA41250900'],
-  ['replan', 'bill_of_lading', 'HLCUSHA2401XYZ9'],
-];
-
 const resolve: Resolve = {
   terminalId: (ref) => (ref ? (terminalBySmdg(ref.port_locode, ref.smdg_code)?.id ?? null) : null),
 };
@@ -184,25 +177,6 @@ type Facts = ReturnType<typeof snapshotFacts>;
 
 const factsOf = (events: unknown[], numberType: NumberType, number: string): Facts =>
   snapshotFacts(normalizeDcsa(events, { numberType, number, zoneOf: zoneOfLocode }), resolve);
-
-const EMPTY: StoredState = {
-  shipment: {
-    port_of_lading_locode: null,
-    port_of_discharge_locode: null,
-    destination_locode: null,
-    transshipment_locodes: [],
-    pod_terminal_id: null,
-    pod_vessel: null,
-    pod_voyage_number: null,
-    pol_etd_at: null,
-    pol_atd_at: null,
-    pod_eta_at: null,
-    pod_ata_at: null,
-    destination_eta_at: null,
-    destination_ata_at: null,
-  },
-  containers: [],
-};
 
 /** What store.ts writes for a plan, on the in-memory state (ids made up). */
 function applied(stored: StoredState, plan: Plan): StoredState {
@@ -246,7 +220,7 @@ describe('diff and domain events (pure, over snapshots)', () => {
     fc.assert(
       fc.property(growingAnswers, ({ numberType, number, later }) => {
         const facts = factsOf(later, numberType, number);
-        const state = applied(EMPTY, diff(EMPTY, facts, true));
+        const state = applied(EMPTY_STATE, diff(EMPTY_STATE, facts, true));
         const plan = diff(state, facts, false);
         assert.equal(plan.changed, false);
         assert.deepEqual(plan.domainEvents, []);
@@ -260,7 +234,7 @@ describe('diff and domain events (pure, over snapshots)', () => {
     fc.assert(
       fc.property(growingAnswers, ({ numberType, number, later }) => {
         const facts = factsOf(later, numberType, number);
-        const plan = diff(EMPTY, facts, true);
+        const plan = diff(EMPTY_STATE, facts, true);
         assert.deepEqual(plan.domainEvents, []);
         assert.deepEqual(
           plan.newContainers.map((c) => c.number),
@@ -274,7 +248,7 @@ describe('diff and domain events (pure, over snapshots)', () => {
   it('a grown answer announces each new milestone once, in time order, and applying it converges', () => {
     fc.assert(
       fc.property(growingAnswers, ({ numberType, number, earlier, later }) => {
-        const before = applied(EMPTY, diff(EMPTY, factsOf(earlier, numberType, number), true));
+        const before = applied(EMPTY_STATE, diff(EMPTY_STATE, factsOf(earlier, numberType, number), true));
         const next = factsOf(later, numberType, number);
         const plan = diff(before, next, false);
 

@@ -11,16 +11,7 @@ import type { NumberType } from '../../src/carriers/types.ts';
 import type { NormalizedSnapshot } from '../../src/engine/types.ts';
 import { zoneOfLocode } from '../../src/reference/data.ts';
 import fc from '../helpers/fast-check.ts';
-import { loadFixture, normalizeDcsaUnchecked as normalizeUnchecked } from './fixtures.ts';
-
-const FIXTURES: [string, NumberType, string][] = [
-  ['direct', 'bill_of_lading', 'HLCUSHA2403ABC1'],
-  ['transshipment', 'bill_of_lading', 'CMDUKRP2405001'],
-  ['rail', 'container', 'MSKU7000013'],
-  ['feeder', 'booking_number', 'SGNA41250900'],
-  ['replan', 'bill_of_lading', 'HLCUSHA2401XYZ9'],
-  ['msc-quirks', 'container', 'MSCU1234566'],
-];
+import { FIXTURES, loadFixture, normalizeDcsaUnchecked as normalizeUnchecked } from './fixtures.ts';
 
 const ctxFor = (numberType: NumberType, number: string) => ({ numberType, number, zoneOf: zoneOfLocode });
 

@@ -5,28 +5,17 @@
 // strings here: reading them needs the location's zone, which is the normalizer's business.
 // snapshot.ts turns the result into the engine's carrier snapshot.
 
-import { normalizeContainerNumber } from '../../engine/snapshot.ts';
+import { normalizeContainerNumber, type SnapshotCall, type SnapshotPlace } from '../../engine/snapshot.ts';
 
 export type DcsaMode = 'VESSEL' | 'BARGE' | 'RAIL' | 'TRUCK';
 export type DcsaClassifier = 'ACT' | 'EST' | 'PLN';
 
-export interface ParsedFacility {
-  locode: string | null;
-  facilityCode: string | null;
-  /** SMDG, BIC, or null when the carrier did not say. */
-  facilityProvider: string | null;
-  facilityTypeCode: string | null;
-}
+/** A place, already in the snapshot's terms (UN/LOCODE, facility code and its code list). */
+export type ParsedFacility = SnapshotPlace;
 
-export interface ParsedTransportCall extends ParsedFacility {
-  transportCallId: string | null;
+/** A transport call in the snapshot's terms, but for the mode, still DCSA's. */
+export interface ParsedTransportCall extends Omit<SnapshotCall, 'mode'> {
   mode: DcsaMode | null;
-  serviceCode: string | null;
-  exportVoyage: string | null;
-  importVoyage: string | null;
-  sequence: number | null;
-  vesselImo: string | null;
-  vesselName: string | null;
 }
 
 interface ParsedBase {

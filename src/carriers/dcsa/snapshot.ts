@@ -8,7 +8,6 @@ import type {
   Certainty,
   SnapshotCall,
   SnapshotEvent,
-  SnapshotPlace,
   TransportMode,
 } from '../../engine/snapshot.ts';
 import {
@@ -16,7 +15,6 @@ import {
   type DcsaMode,
   eventIdOf,
   type ParsedEvent,
-  type ParsedFacility,
   type ParsedTransportCall,
   parseDcsaEvent,
 } from './parse.ts';
@@ -29,33 +27,8 @@ const MODE: Record<DcsaMode, TransportMode> = {
   TRUCK: 'truck',
 };
 
-function place(f: ParsedFacility | null): SnapshotPlace | null {
-  return f
-    ? {
-        locode: f.locode,
-        facilityCode: f.facilityCode,
-        facilityProvider: f.facilityProvider,
-        facilityTypeCode: f.facilityTypeCode,
-      }
-    : null;
-}
-
 function call(tc: ParsedTransportCall | null): SnapshotCall | null {
-  if (!tc) return null;
-  return {
-    transportCallId: tc.transportCallId,
-    mode: tc.mode ? MODE[tc.mode] : null,
-    serviceCode: tc.serviceCode,
-    exportVoyage: tc.exportVoyage,
-    importVoyage: tc.importVoyage,
-    sequence: tc.sequence,
-    vesselImo: tc.vesselImo,
-    vesselName: tc.vesselName,
-    locode: tc.locode,
-    facilityCode: tc.facilityCode,
-    facilityProvider: tc.facilityProvider,
-    facilityTypeCode: tc.facilityTypeCode,
-  };
+  return tc ? { ...tc, mode: tc.mode ? MODE[tc.mode] : null } : null;
 }
 
 /** One parsed DCSA event in the snapshot's vocabulary. */
@@ -79,7 +52,7 @@ export function snapshotEvent(p: ParsedEvent): SnapshotEvent {
       container: p.equipmentReference,
       isoEquipmentCode: p.isoEquipmentCode,
       sealNumber: p.sealNumber,
-      place: place(p.eventLocation),
+      place: p.eventLocation,
       call: call(p.transportCall),
     };
   }
