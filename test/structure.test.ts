@@ -30,13 +30,15 @@ interface Import {
   line: number;
 }
 
-const IMPORT = /(?:^|\s)(?:import|export)\s[^'";]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
+// `import x from 'm'`, `export * from 'm'`, `import 'm'` (side effects only) and `import('m')`.
+const IMPORT =
+  /(?:^|\s)(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:^|\s)import\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
 
 function importsOf(file: string): Import[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const out: Import[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = (m[1] ?? m[2])!;
+    const spec = (m[1] ?? m[2] ?? m[3])!;
     const line = text.slice(0, m.index).split('\n').length;
     const target = spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec;
     out.push({ target, line });
