@@ -84,7 +84,7 @@ export async function engineScenario(ctx: Ctx): Promise<void> {
   const n = ctx.cfg.engineShipments;
   const simPort = await freePort();
   const sim = startNode('simulator', [
-    'src/simulator/main.ts',
+    'sim/main.ts',
     '--port',
     String(simPort),
     '--header',

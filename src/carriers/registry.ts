@@ -1,9 +1,11 @@
-// Builds the SCAC -> adapter map from validated config entries. Each connection gets its own
-// request budget, shared by its token requests and API requests. The sandbox SCAC TEST is always
-// there unless the config defines TEST itself (e.g. to point it at the HTTP simulator).
+// Builds the SCAC -> adapter map from validated config entries: the one place adapters are
+// listed (ADAPTERS, keyed by the config's `adapter` name, so a name without a factory does not
+// compile). Each connection gets its own request budget, shared by its token requests and API
+// requests. The sandbox SCAC TEST is always there unless the config defines TEST itself (e.g. to
+// point it at the HTTP simulator).
 
 import { createAuth } from './auth.ts';
-import type { CarrierConfigEntry } from './config.ts';
+import type { AdapterName, CarrierConfigEntry } from './config.ts';
 import { createDcsaAdapter } from './dcsa/adapter.ts';
 import { createDcsaClient } from './dcsa/client.ts';
 import { createRateBudget } from './rate-budget.ts';
@@ -19,14 +21,15 @@ export interface RegistryOptions {
   defaultTimeoutMs?: number;
 }
 
-export function buildCarrierRegistry(
-  entries: readonly CarrierConfigEntry[],
-  options: RegistryOptions = {},
-): Map<string, CarrierAdapter> {
-  const registry = new Map<string, CarrierAdapter>();
-  for (const entry of entries) {
-    const scac = entry.scac.toUpperCase();
-    const timeoutMs = entry.timeout_ms ?? options.defaultTimeoutMs ?? 20_000;
+interface Connection {
+  scac: string;
+  entry: CarrierConfigEntry;
+  timeoutMs: number;
+  options: RegistryOptions;
+}
+
+const ADAPTERS: Record<AdapterName, (c: Connection) => CarrierAdapter> = {
+  'dcsa-tnt-v2': ({ scac, entry, timeoutMs, options }) => {
     const budget = createRateBudget({
       requestsPerMinute: entry.requests_per_minute,
       maxWaitMs: options.maxWaitMs,
@@ -39,7 +42,19 @@ export function buildCarrierRegistry(
       timeoutMs,
       maxRetryWaitMs: options.maxWaitMs,
     });
-    registry.set(scac, createDcsaAdapter({ scac, numberTypes: entry.number_types, client }));
+    return createDcsaAdapter({ scac, numberTypes: entry.number_types, client });
+  },
+};
+
+export function buildCarrierRegistry(
+  entries: readonly CarrierConfigEntry[],
+  options: RegistryOptions = {},
+): Map<string, CarrierAdapter> {
+  const registry = new Map<string, CarrierAdapter>();
+  for (const entry of entries) {
+    const scac = entry.scac.toUpperCase();
+    const timeoutMs = entry.timeout_ms ?? options.defaultTimeoutMs ?? 20_000;
+    registry.set(scac, ADAPTERS[entry.adapter]({ scac, entry, timeoutMs, options }));
   }
   if (!registry.has('TEST')) registry.set('TEST', createSandboxAdapter({ clock: options.clock }));
   return registry;

@@ -1,8 +1,10 @@
-import { FLAKY_RETRY_AFTER_SECONDS, flakyOutcome } from '../simulator/flaky.ts';
-import { lookupNumber } from '../simulator/scenarios.ts';
+import { FLAKY_RETRY_AFTER_SECONDS, flakyOutcome, lookupNumber } from '../../sim/library.ts';
+import { dcsaSnapshot } from './dcsa/snapshot.ts';
 import type { CarrierAdapter, LookupResult, NumberType } from './types.ts';
 
-// The sandbox line (SCAC TEST), answering in-process from the simulator's scenario library: the
+// The sandbox line (SCAC TEST), answering in-process from the simulator's scenario library
+// (sim/library.ts, its one entry point for the product; the scenarios speak DCSA, read here by the
+// DCSA adapter's pure snapshot builder): the
 // published test numbers TEST-TR-SUCCEEDED / TEST-TR-FAILED plus every SIM... scenario number
 // (docs/simulator.md). No HTTP, so it works in any install without a simulator running.
 
@@ -50,7 +52,7 @@ export function createSandboxAdapter(options: SandboxOptions = {}): CarrierAdapt
       if (failure) return failure;
     }
     // Callers may keep or change what they get; the library's cached journey must stay intact.
-    return { kind: 'found', events: structuredClone(answer.events) };
+    return { kind: 'found', snapshot: dcsaSnapshot(structuredClone(answer.events)) };
   }
 
   return {

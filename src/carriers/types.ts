@@ -1,29 +1,10 @@
-// The contract every carrier connection implements. Adapters do network I/O and hand back the
-// carrier's raw events untouched; turning them into our records is the engine's (pure) job.
+// The carrier port is defined by the engine (src/engine/carrier.ts), which adapters implement;
+// re-exported here for the adapters and the rest of the product.
 
-export type NumberType = 'bill_of_lading' | 'booking_number' | 'container';
-
-/** Failure reasons a lookup can report (the tracking request's `failed_reason` values). */
-export type TemporaryFailure =
-  | 'shipping_line_unreachable'
-  | 'unrecognized_response'
-  | 'internal_processing_error';
-// `not_found` here means "fail now, whatever the number type" (the sandbox's TEST-TR-FAILED).
-export type PermanentFailure = 'invalid_number' | 'booking_cancelled' | 'data_unavailable' | 'not_found';
-
-export type LookupResult =
-  /** The carrier knows the number. `events` are the carrier's raw event objects (DCSA T&T v2.2 shape). */
-  | { kind: 'found'; events: unknown[] }
-  /** The carrier does not know the number (404, 400 for an unknown reference, or an empty list). */
-  | { kind: 'not_found' }
-  | { kind: 'temporary_failure'; reason: TemporaryFailure; detail: string; retryAfterMs?: number }
-  | { kind: 'permanent_failure'; reason: PermanentFailure; detail: string };
-
-export interface CarrierAdapter {
-  /** SCAC this connection serves. */
-  readonly scac: string;
-  /** Number types this connection can look up. */
-  readonly numberTypes: readonly NumberType[];
-  /** Look a number up at the carrier. Must never throw: every problem is a LookupResult. */
-  lookup(numberType: NumberType, number: string, signal?: AbortSignal): Promise<LookupResult>;
-}
+export type {
+  CarrierAdapter,
+  LookupResult,
+  NumberType,
+  PermanentFailure,
+  TemporaryFailure,
+} from '../engine/carrier.ts';

@@ -2,7 +2,19 @@
 // roles of its route, its estimates, the container attributes and the shipment fields its route
 // implies. Pure.
 
-import type { DcsaMode, ParsedTransportCall } from '../carriers/dcsa/parse.ts';
+import {
+  betterEstimate,
+  type Candidate,
+  collapse,
+  currentStatus,
+  type EstimateCandidate,
+  isWaterMode,
+  latestOf,
+  terminalOf,
+  toEstimate,
+  toTransportEvent,
+  vesselRef,
+} from './container-events.ts';
 import { decodeIsoEquipmentCode } from './equipment.ts';
 import {
   ACTUAL_FOR_ESTIMATE,
@@ -16,129 +28,23 @@ import {
   RAIL_DEPARTED,
   RAIL_LOADED,
   RAIL_UNLOADED,
-  STATUS_AFTER,
   waterEventName,
 } from './event-mapping.ts';
-import { cmp, type Ev, newer, vesselKey, voyageFor } from './prepare.ts';
-import { endpointRole, type Leg, type Route, sameVessel } from './roles.ts';
+import { cmp, type Ev, voyageFor } from './prepare.ts';
+import { endpointRole, type Route } from './roles.ts';
+import { attach, byTime, inlandDestination } from './route-position.ts';
 import type {
-  ContainerStatus,
   EstimatedEventName,
   NormalizedContainer,
-  NormalizedEstimatedEvent,
   NormalizedShipment,
   NormalizedTransportEvent,
-  TerminalRef,
   TransportEventName,
-  VesselRef,
 } from './types.ts';
-
-interface Candidate {
-  ev: NormalizedTransportEvent;
-  src: Ev;
-}
-
-interface EstimateCandidate {
-  est: NormalizedEstimatedEvent;
-  src: Ev;
-}
 
 export interface Derived {
   container: NormalizedContainer;
   route: Route;
   shipment: NormalizedShipment;
-}
-
-const isWaterMode = (m: DcsaMode | null): boolean => m === 'VESSEL' || m === 'BARGE';
-const shortName = (name: string): string => name.replace('container.transport.', '');
-
-function vesselRef(tc: ParsedTransportCall | null): VesselRef | null {
-  return tc && (tc.vesselImo || tc.vesselName) ? { imo: tc.vesselImo, name: tc.vesselName } : null;
-}
-
-function terminalOf(e: Ev): TerminalRef | null {
-  // SMDG codes are what our terminal table knows; an unlabelled code is most often SMDG too.
-  if (!e.locode || !e.facilityCode) return null;
-  if (e.facilityProvider !== null && e.facilityProvider !== 'SMDG') return null;
-  return { port_locode: e.locode, smdg_code: e.facilityCode };
-}
-
-function toTransportEvent(name: TransportEventName, e: Ev, gate: boolean): Candidate {
-  const mode = gate ? null : (e.mode ?? (e.p.code === 'LOAD' || e.p.code === 'DISC' ? 'VESSEL' : null));
-  const voyage = voyageFor(e.p.code, e.tc);
-  // The key names the event, not the message: stable across corrections and re-sends.
-  const parts = [shortName(name), e.locode ?? ''];
-  if (mode === 'VESSEL' || mode === 'BARGE') parts.push(vesselKey(e.tc), voyage ?? '');
-  return {
-    src: e,
-    ev: {
-      key: parts.join('|'),
-      event: name,
-      timestamp: e.time?.iso ?? null,
-      timestamp_inferred_zone: e.time?.inferredZone ?? false,
-      location_locode: e.locode,
-      timezone: e.zone,
-      terminal: terminalOf(e),
-      vessel: vesselRef(e.tc),
-      voyage_number: voyage,
-      mode: mode ? (mode.toLowerCase() as NormalizedTransportEvent['mode']) : null,
-      data_source: 'shipping_line',
-      source_event_ids: e.id ? [e.id] : [],
-    },
-  };
-}
-
-function toEstimate(name: EstimatedEventName, e: Ev): EstimateCandidate | null {
-  if (!e.time) return null;
-  return {
-    src: e,
-    est: {
-      key: `${shortName(name)}|${e.locode ?? ''}`,
-      event: name,
-      estimated_time: e.time.iso,
-      location_locode: e.locode,
-      timezone: e.zone,
-      vessel: vesselRef(e.tc),
-      voyage_number: voyageFor(e.p.code, e.tc),
-    },
-  };
-}
-
-function callsMatch(t: Ev, m: Ev): boolean {
-  const a = t.tc;
-  const b = m.tc;
-  if (a?.transportCallId && a.transportCallId === b?.transportCallId) return true;
-  if (!t.locode || t.locode !== m.locode) return false;
-  if ((t.mode === 'BARGE') !== (m.mode === 'BARGE')) return false;
-  const va = { vesselImo: a?.vesselImo ?? null, vesselName: a?.vesselName?.toUpperCase() ?? null };
-  const vb = { vesselImo: b?.vesselImo ?? null, vesselName: b?.vesselName?.toUpperCase() ?? null };
-  if (!sameVessel(va, vb)) return false;
-  const voyA = [a?.exportVoyage, a?.importVoyage].filter((v): v is string => !!v);
-  const voyB = [b?.exportVoyage, b?.importVoyage].filter((v): v is string => !!v);
-  if (voyA.length > 0 && voyB.length > 0 && !voyA.some((v) => voyB.includes(v))) return false;
-  return !(a?.sequence != null && b?.sequence != null && a.sequence !== b.sequence);
-}
-
-/** The leg endpoint a vessel departure or arrival belongs to, if any (else: an intermediate call). */
-function attach(t: Ev, all: Ev[], route: Route): { leg: Leg; end: 'load' | 'disc' } | null {
-  const end = t.p.code === 'DEPA' ? 'load' : t.p.code === 'ARRI' ? 'disc' : null;
-  if (!end) return null;
-  for (const leg of route.legs) {
-    const m = leg[end];
-    if (!m) continue;
-    const me = all[m.idx]!;
-    if (me === t || callsMatch(t, me)) return { leg, end };
-  }
-  return null;
-}
-
-/** Best estimate: EST (current forecast) over PLN (schedule), then newest created. */
-function betterEstimate(a: Ev, b: Ev): boolean {
-  if (a.p.classifier !== b.p.classifier) {
-    if (a.p.classifier === 'EST') return true;
-    if (b.p.classifier === 'EST') return false;
-  }
-  return newer(a, b);
 }
 
 export function deriveContainer(
@@ -175,7 +81,7 @@ export function deriveContainer(
     for (const end of ['load', 'disc'] as const) {
       const m = leg[end];
       const e = m ? all[m.idx]! : null;
-      if (!m || !e || !m.actual || e.p.eventType !== 'EQUIPMENT' || !ownSet.has(e)) continue;
+      if (!m || !e || !m.actual || e.p.kind !== 'equipment' || !ownSet.has(e)) continue;
       const name = waterEventName(endpointRole(route, leg, end), m.kind);
       if (name) candidates.push(toTransportEvent(name, e, false));
     }
@@ -188,7 +94,7 @@ export function deriveContainer(
     if (!at) continue;
     const role = endpointRole(route, at.leg, at.end);
     const move = t.p.code === 'DEPA' ? 'DEPA' : 'ARRI';
-    if (t.p.classifier === 'ACT') {
+    if (t.p.certainty === 'actual') {
       const name = waterEventName(role, move, t.facilityTypeCode === 'BRTH');
       if (name) candidates.push(toTransportEvent(name, t, false));
     } else if (role === 'pol' && move === 'DEPA') {
@@ -203,16 +109,16 @@ export function deriveContainer(
   // 3. Gate, yard and inland equipment events.
   for (const e of own) {
     const p = e.p;
-    if (p.eventType !== 'EQUIPMENT' || p.classifier !== 'ACT') continue;
+    if (p.kind !== 'equipment' || p.certainty !== 'actual') continue;
     const s = side(e);
-    const gateKey = `${p.code}/${p.emptyIndicator ?? 'LADEN'}`;
+    const gateKey = `${p.code}/${p.fill ?? 'laden'}`;
     const exportName = EXPORT_EQUIPMENT[gateKey];
     const importName = IMPORT_EQUIPMENT[gateKey];
     if (exportName && (s === 'export' || (s === 'unknown' && !importName))) {
       candidates.push(toTransportEvent(exportName, e, true));
     } else if (importName && (s === 'import' || s === 'unknown')) {
       candidates.push(toTransportEvent(importName, e, true));
-    } else if (e.mode === 'RAIL' && p.emptyIndicator !== 'EMPTY' && importish(e)) {
+    } else if (e.mode === 'rail' && p.fill !== 'empty' && importish(e)) {
       // Pre-carriage rail (before the POL) is kept raw only: the catalogue's rail events are
       // the import side's.
       if (p.code === 'LOAD') candidates.push(toTransportEvent(RAIL_LOADED, e, false));
@@ -220,7 +126,7 @@ export function deriveContainer(
     }
   }
   for (const t of transport) {
-    if (t.mode !== 'RAIL' || t.p.classifier !== 'ACT' || !importish(t)) continue;
+    if (t.mode !== 'rail' || t.p.certainty !== 'actual' || !importish(t)) continue;
     if (t.p.code === 'DEPA') candidates.push(toTransportEvent(RAIL_DEPARTED, t, false));
     if (t.p.code === 'ARRI') candidates.push(toTransportEvent(RAIL_ARRIVED, t, false));
   }
@@ -230,17 +136,17 @@ export function deriveContainer(
   if (destination) {
     const arrivals = transport
       .filter(
-        (t) => t.p.code === 'ARRI' && t.mode !== 'VESSEL' && t.mode !== null && t.locode === destination,
+        (t) => t.p.code === 'ARRI' && t.mode !== 'vessel' && t.mode !== null && t.locode === destination,
       )
       .filter(importish);
-    const actual = arrivals.filter((t) => t.p.classifier === 'ACT').sort(byTime)[0];
+    const actual = arrivals.filter((t) => t.p.certainty === 'actual').sort(byTime)[0];
     const gateIn = own
       .filter(
         (e) =>
-          e.p.eventType === 'EQUIPMENT' &&
-          e.p.classifier === 'ACT' &&
+          e.p.kind === 'equipment' &&
+          e.p.certainty === 'actual' &&
           e.p.code === 'GTIN' &&
-          e.p.emptyIndicator !== 'EMPTY' &&
+          e.p.fill !== 'empty' &&
           (e.facilityTypeCode === 'INTE' || e.facilityTypeCode === 'RAMP') &&
           e.locode === destination &&
           importish(e),
@@ -249,7 +155,7 @@ export function deriveContainer(
     const arrival = actual ?? gateIn;
     if (arrival) candidates.push(toTransportEvent(INLAND_ARRIVED, arrival, arrival === gateIn));
     for (const t of arrivals) {
-      if (t.p.classifier === 'ACT') continue;
+      if (t.p.certainty === 'actual') continue;
       const est = toEstimate(EST_INLAND, t);
       if (est) estimates.push(est);
     }
@@ -279,8 +185,8 @@ export function deriveContainer(
     pod === null || e.location_locode === null || e.location_locode === pod;
   const atDest = (e: NormalizedTransportEvent) => destination !== null && e.location_locode === destination;
 
-  const equipment = latestOf(own, (e) => (e.p.eventType === 'EQUIPMENT' ? e.p.isoEquipmentCode : null));
-  const seal = latestOf(own, (e) => (e.p.eventType === 'EQUIPMENT' ? e.p.sealNumber : null));
+  const equipment = latestOf(own, (e) => (e.p.kind === 'equipment' ? e.p.isoEquipmentCode : null));
+  const seal = latestOf(own, (e) => (e.p.kind === 'equipment' ? e.p.sealNumber : null));
   const indEta = estimateFor(EST_INLAND);
   const indAta = first(INLAND_ARRIVED);
   const container: NormalizedContainer = {
@@ -324,102 +230,4 @@ export function deriveContainer(
     destination_ata_at: indAta,
   };
   return { container, route, shipment };
-}
-
-function byTime(a: Ev, b: Ev): number {
-  const ta = a.time?.ms ?? Number.POSITIVE_INFINITY;
-  const tb = b.time?.ms ?? Number.POSITIVE_INFINITY;
-  return ta !== tb ? (ta < tb ? -1 : 1) : cmp(a.semKey, b.semKey);
-}
-
-/**
- * The place of the last on-carriage arrival after the POD, actual or planned: non-vessel
- * arrivals, rail/truck discharges, laden gate-ins at inland terminals and ramps, and the end of
- * a feeder leg after the last mainline leg. Null when there is none or it is the POD itself.
- */
-function inlandDestination(
-  all: Ev[],
-  own: Ev[],
-  transport: Ev[],
-  route: Route,
-  pod: string | null,
-  importish: (e: Ev) => boolean,
-): string | null {
-  const pool: Ev[] = [];
-  for (const t of transport) {
-    if (t.p.code === 'ARRI' && t.mode !== null && t.mode !== 'VESSEL') pool.push(t);
-  }
-  for (const e of own) {
-    const p = e.p;
-    if (p.eventType !== 'EQUIPMENT' || p.emptyIndicator === 'EMPTY') continue;
-    if (p.code === 'DISC' && (e.mode === 'RAIL' || e.mode === 'TRUCK')) pool.push(e);
-    if (p.code === 'GTIN' && (e.facilityTypeCode === 'INTE' || e.facilityTypeCode === 'RAMP')) pool.push(e);
-  }
-  const lastMain = route.main[route.main.length - 1];
-  const trailing = lastMain ? route.legs.slice(route.legs.indexOf(lastMain) + 1) : [];
-  for (const leg of trailing) if (leg.disc) pool.push(all[leg.disc.idx]!);
-  let bestEv: Ev | null = null;
-  for (const e of pool) {
-    if (!e.locode || e.locode === pod || !e.time || !importish(e)) continue;
-    if (
-      !bestEv ||
-      e.time.ms > bestEv.time!.ms ||
-      (e.time.ms === bestEv.time!.ms &&
-        (e.p.classifier === 'ACT') !== (bestEv.p.classifier === 'ACT') &&
-        e.p.classifier === 'ACT') ||
-      (e.time.ms === bestEv.time!.ms && e.p.classifier === bestEv.p.classifier && newer(e, bestEv))
-    ) {
-      bestEv = e;
-    }
-  }
-  return bestEv?.locode ?? null;
-}
-
-/** The value from the newest-created event that has one (deterministic on ties). */
-function latestOf(evs: Ev[], pick: (e: Ev) => string | null): string | null {
-  let best: Ev | null = null;
-  for (const e of evs) if (pick(e) !== null && (!best || newer(e, best))) best = e;
-  return best ? pick(best) : null;
-}
-
-function collapse(candidates: Candidate[]): NormalizedTransportEvent[] {
-  const byKey = new Map<string, Candidate>();
-  for (const c of candidates) {
-    const prev = byKey.get(c.ev.key);
-    if (!prev || newer(c.src, prev.src)) byKey.set(c.ev.key, c);
-  }
-  return [...byKey.values()]
-    .map((c) => c.ev)
-    .sort((a, b) => {
-      if (a.timestamp !== b.timestamp) {
-        if (a.timestamp === null) return 1;
-        if (b.timestamp === null) return -1;
-        return cmp(a.timestamp, b.timestamp);
-      }
-      return cmp(a.key, b.key);
-    });
-}
-
-/** Status after the last actual event; ties on time resolved by journey progress. */
-function currentStatus(events: NormalizedTransportEvent[], destination: string | null): ContainerStatus {
-  let best: NormalizedTransportEvent | null = null;
-  for (const e of events) {
-    if (!best) {
-      best = e;
-      continue;
-    }
-    const a = e.timestamp ?? '';
-    const b = best.timestamp ?? '';
-    if (a > b || (a === b && STATUS_AFTER[e.event].rank > STATUS_AFTER[best.event].rank)) best = e;
-  }
-  if (!best) return 'new';
-  // Discharged at the POD with an inland leg still to come.
-  if (best.event === 'container.transport.vessel_discharged' && destination)
-    return 'awaiting_inland_transfer';
-  // A barge (or feeder) that has reached the inland destination: the box is on the ground there.
-  const atDestination = destination !== null && best.location_locode === destination;
-  if (atDestination && (best.event.endsWith('feeder_arrived') || best.event.endsWith('feeder_discharged'))) {
-    return 'grounded';
-  }
-  return STATUS_AFTER[best.event].status;
 }

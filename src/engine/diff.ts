@@ -1,6 +1,7 @@
 import type {
   ContainerStatus,
   NormalizedContainer,
+  NormalizedShipment,
   NormalizedSnapshot,
   NormalizedTransportEvent,
   VesselRef,
@@ -11,21 +12,8 @@ import type {
 // data records nothing. Terminals arrive already resolved to ids (reference data); vessels are
 // compared by IMO, else by name.
 
-export interface ShipmentFacts {
-  port_of_lading_locode: string | null;
-  port_of_discharge_locode: string | null;
-  destination_locode: string | null;
-  transshipment_locodes: string[];
-  pod_terminal_id: string | null;
-  pod_vessel: VesselRef | null;
-  pod_voyage_number: string | null;
-  pol_etd_at: string | null;
-  pol_atd_at: string | null;
-  pod_eta_at: string | null;
-  pod_ata_at: string | null;
-  destination_eta_at: string | null;
-  destination_ata_at: string | null;
-}
+/** The shipment's normalized fields, with the POD terminal resolved to its id. */
+export type ShipmentFacts = Omit<NormalizedShipment, 'pod_terminal'> & { pod_terminal_id: string | null };
 
 export const CONTAINER_FIELDS = [
   'equipment_type',
@@ -286,27 +274,18 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     const oldEvents = new Map(old.events.map((e) => [e.key, e]));
     for (const e of c.events) {
       const prev = oldEvents.get(e.key);
-      if (!prev) {
-        plan.newEvents.push({ container_number: c.number, event: e });
-        if (!initial) {
-          transportEvents.push({
-            event: e.event,
-            container_number: c.number,
-            reference: { kind: 'transport_event', key: e.key },
-            at: e.timestamp,
-          });
-        }
-      } else if (EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k]))) {
+      if (!prev) plan.newEvents.push({ container_number: c.number, event: e });
+      else if (EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k])))
         plan.eventUpdates.push({ id: prev.id, container_number: c.number, event: e });
-        // A correction (new time or place for the same milestone) is announced again.
-        if (!initial) {
-          transportEvents.push({
-            event: e.event,
-            container_number: c.number,
-            reference: { kind: 'transport_event', key: e.key },
-            at: e.timestamp,
-          });
-        }
+      else continue;
+      // New, or a correction (new time or place for the same milestone): announced either way.
+      if (!initial) {
+        transportEvents.push({
+          event: e.event,
+          container_number: c.number,
+          reference: { kind: 'transport_event', key: e.key },
+          at: e.timestamp,
+        });
       }
     }
   }

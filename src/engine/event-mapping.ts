@@ -1,4 +1,4 @@
-// The DCSA -> product event table (CARRIER-NOTES §4), kept as data so the rules read as a table.
+// The activity code -> product event table (CARRIER-NOTES §4), kept as data so the rules read as a table.
 // The normalizer decides *where* an event sits (port role, export or import side); this file
 // says what that combination is called and what it means for the container's status.
 
@@ -39,17 +39,17 @@ export function waterEventName(role: PortRole, move: WaterMove, berth = false): 
 
 /** Equipment gate and yard codes on the export side (before the first water load). */
 export const EXPORT_EQUIPMENT: Record<string, TransportEventName> = {
-  'GTOT/EMPTY': `${P}empty_out`,
-  'GTIN/LADEN': `${P}full_in`,
+  'GTOT/empty': `${P}empty_out`,
+  'GTIN/laden': `${P}full_in`,
 };
 
 /** Equipment codes on the import side (after the discharge at the POD). */
 export const IMPORT_EQUIPMENT: Record<string, TransportEventName> = {
-  'GTOT/LADEN': `${P}full_out`,
-  'DROP/LADEN': `${P}delivered`,
-  'GTIN/EMPTY': `${P}empty_in`,
+  'GTOT/laden': `${P}full_out`,
+  'DROP/laden': `${P}delivered`,
+  'GTIN/empty': `${P}empty_in`,
   // AVPU is a later (v3) reference-data code; 2.2 carriers that send it mean "available".
-  'AVPU/LADEN': `${P}available`,
+  'AVPU/laden': `${P}available`,
 };
 
 export const RAIL_LOADED: TransportEventName = `${P}rail_loaded`;

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { NumberType } from '../carriers/types.ts';
+import type { CarrierSnapshot, NumberType } from './snapshot.ts';
 
 // The fingerprint of a carrier answer: what the engine's full path (normalize, diff, apply, raw
-// events) would make of it is a function of the raw events, the number looked up, and the code
-// and reference data of the engine. A shipment stores the fingerprint of the answer its state was
+// events) would make of it is a function of the carrier snapshot (the raw records and what the
+// adapter read of them), the number looked up, and the code and reference data of the engine.
+// Hashing what the adapter read, not only what the carrier sent, keeps adapters out of the
+// engine version: a changed parser changes the snapshot, hence the fingerprint. A shipment stores the fingerprint of the answer its state was
 // last built from (shipments.engine_fingerprint); a refresh that gets the same fingerprint again
 // can skip the full path, because running it would plan no change (diff of a state against the
 // snapshot it was built from is empty) and the raw-event upsert would write nothing.
@@ -20,10 +22,9 @@ const MANUAL_VERSION = '1';
 
 const VERSION_FILES: Array<{ dir: string; match: RegExp }> = [
   { dir: './', match: /\.ts$/ }, // src/engine: normalize, diff, store, lifecycle …
-  { dir: '../carriers/dcsa/', match: /^parse\.ts$/ },
   { dir: '../reference/', match: /^data\.ts$/ },
   { dir: '../reference/data/', match: /./ },
-  { dir: '../util/', match: /^uuid\.ts$/ },
+  { dir: '../util/', match: /^(uuid|iso)\.ts$/ },
 ];
 
 let cachedVersion: string | undefined;
@@ -52,9 +53,9 @@ export function engineVersion(): string {
 }
 
 /** Fingerprint of a carrier answer for a number (stored in shipments.engine_fingerprint). */
-export function answerFingerprint(raw: unknown[], numberType: NumberType, number: string): string {
+export function answerFingerprint(snapshot: CarrierSnapshot, numberType: NumberType, number: string): string {
   const h = createHash('sha1');
   h.update(`${engineVersion()}\n${numberType}\n${number}\n`);
-  h.update(JSON.stringify(raw));
+  h.update(JSON.stringify(snapshot.records));
   return h.digest('base64url');
 }

@@ -1,5 +1,5 @@
-import type { LookupResult, NumberType } from '../carriers/types.ts';
 import type { Config } from '../config.ts';
+import type { LookupResult, NumberType } from './carrier.ts';
 
 // Pure decisions of the tracking lifecycle: what a look-up result means for a tracking request,
 // when to try again, when a shipment is refreshed next, and when tracking stops.

@@ -1,9 +1,9 @@
-// Raw DCSA T&T v2.2 events -> NormalizedSnapshot. Pure, deterministic and idempotent: the output
+// Carrier snapshot (snapshot.ts) -> NormalizedSnapshot. Pure, deterministic and idempotent: the output
 // depends only on the *set* of distinct events, never on their order or on duplicates, so the
 // engine can recompute from every stored raw event and diff (CARRIER-NOTES §5.7). Never throws.
 //
-// Pipeline: parse -> dedupe by eventID -> dedupe by semantic key (a later eventCreatedDateTime is
-// a correction or re-estimate) -> per container: legs and port roles (roles.ts), then the
+// Pipeline: readable records -> dedupe by event id -> dedupe by semantic key (a later recorded
+// time is a correction or re-estimate) -> per container: legs and port roles (roles.ts), then the
 // CARRIER-NOTES §4 table (event-mapping.ts) -> collapse by output key -> sort.
 //
 // Choices where the notes leave room:
@@ -12,19 +12,18 @@
 //   With no route or no time, a gate code's natural side is assumed (GTOT EMPTY = export, ...).
 // - Inland destination = place of the latest on-carriage arrival after the POD (non-vessel
 //   ARRI, rail/truck DISC, laden GTIN at INTE/RAMP, end of a trailing feeder), if not the POD.
-// - Estimates: EST beats PLN, then the newest eventCreatedDateTime. Shipment ETA/ETD fields keep
+// - Estimates: estimated beats planned, then the newest recorded time. Shipment ETA/ETD fields keep
 //   the latest estimate even after the actual happened; estimated_events drop it.
 // - Vessel calls of the booking apply to every container; containers without LOAD/DISC moves
 //   use legs built from those calls. Shipment fields come from the first container (by number)
 //   that has a mainline leg.
-// - Counts are of distinct events (by eventID, else content), so repeats never change them.
+// - Counts are of distinct records (by event id, else content), so repeats never change them.
 
-import { normalizeEquipmentReference } from '../carriers/dcsa/parse.ts';
-import type { NumberType } from '../carriers/types.ts';
 import { deriveContainer } from './container.ts';
 import { isBookingCancellation, isBookingStateEvent } from './event-mapping.ts';
 import { type Ev, newer, prepare } from './prepare.ts';
 import { assignRoles, buildLegs, type Move, type Route } from './roles.ts';
+import { type CarrierSnapshot, type NumberType, normalizeContainerNumber } from './snapshot.ts';
 import type { NormalizedShipment, NormalizedSnapshot } from './types.ts';
 
 export interface NormalizeContext {
@@ -37,10 +36,10 @@ export interface NormalizeContext {
   feederMaxTransitHours?: number;
 }
 
-export function normalize(rawEvents: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
-  const list = Array.isArray(rawEvents) ? rawEvents : [];
+export function normalize(snapshot: CarrierSnapshot, ctx: NormalizeContext): NormalizedSnapshot {
+  const list = recordsOf(snapshot);
   try {
-    return normalizeUnchecked(list, ctx);
+    return normalizeUnsafe(list, ctx);
   } catch {
     // Unreachable by design (fuzz-tested); if it ever happens, degrade to "nothing usable".
     return emptySnapshot(0, list.length);
@@ -48,8 +47,13 @@ export function normalize(rawEvents: unknown[], ctx: NormalizeContext): Normaliz
 }
 
 /** normalize() without the safety net, so tests can prove the net is never needed. */
-export function normalizeUnchecked(rawEvents: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
-  return normalizeUnsafe(Array.isArray(rawEvents) ? rawEvents : [], ctx);
+export function normalizeUnchecked(snapshot: CarrierSnapshot, ctx: NormalizeContext): NormalizedSnapshot {
+  return normalizeUnsafe(recordsOf(snapshot), ctx);
+}
+
+function recordsOf(snapshot: CarrierSnapshot): CarrierSnapshot['records'] {
+  const records = snapshot?.records;
+  return Array.isArray(records) ? records : [];
 }
 
 function emptyShipment(): NormalizedShipment {
@@ -70,7 +74,8 @@ function emptyShipment(): NormalizedShipment {
   };
 }
 
-function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
+/** A snapshot that knows nothing (counts aside). */
+export function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
   return {
     shipment: emptyShipment(),
     containers: [],
@@ -80,17 +85,17 @@ function emptySnapshot(parsed: number, skipped: number): NormalizedSnapshot {
   };
 }
 
-function normalizeUnsafe(raws: unknown[], ctx: NormalizeContext): NormalizedSnapshot {
-  const { evs, parsed, skipped } = prepare(raws, ctx);
+function normalizeUnsafe(records: CarrierSnapshot['records'], ctx: NormalizeContext): NormalizedSnapshot {
+  const { evs, parsed, skipped } = prepare(records, ctx);
   const snapshot = emptySnapshot(parsed, skipped);
   if (evs.length === 0) return snapshot;
   snapshot.booking_cancelled = bookingCancelled(evs);
 
-  const transport = evs.filter((e) => e.p.eventType === 'TRANSPORT');
+  const transport = evs.filter((e) => e.p.kind === 'transport');
   const byContainer = new Map<string, Ev[]>();
   const unassigned: Ev[] = [];
   for (const e of evs) {
-    if (e.p.eventType !== 'EQUIPMENT') continue;
+    if (e.p.kind !== 'equipment') continue;
     if (e.container === null) unassigned.push(e);
     else {
       const group = byContainer.get(e.container);
@@ -99,7 +104,7 @@ function normalizeUnsafe(raws: unknown[], ctx: NormalizeContext): NormalizedSnap
     }
   }
   // A container lookup answered with vessel calls only still describes that container.
-  const lookedUp = ctx.numberType === 'container' ? normalizeEquipmentReference(ctx.number) : null;
+  const lookedUp = ctx.numberType === 'container' ? normalizeContainerNumber(ctx.number) : null;
   if (lookedUp && byContainer.size === 0) byContainer.set(lookedUp, []);
   // An equipment event without a container reference belongs to the only container, if any.
   if (unassigned.length > 0 && byContainer.size === 1) {
@@ -133,34 +138,32 @@ function normalizeUnsafe(raws: unknown[], ctx: NormalizeContext): NormalizedSnap
 function bookingCancelled(evs: Ev[]): boolean {
   let latest: Ev | null = null;
   for (const e of evs) {
-    if (e.p.eventType !== 'SHIPMENT' || !isBookingStateEvent(e.p.code, e.p.documentTypeCode)) continue;
+    if (e.p.kind !== 'shipment' || !isBookingStateEvent(e.p.code, e.p.documentTypeCode)) continue;
     if (!latest || newer(e, latest)) latest = e;
   }
-  return (
-    latest?.p.eventType === 'SHIPMENT' && isBookingCancellation(latest.p.code, latest.p.documentTypeCode)
-  );
+  return latest?.p.kind === 'shipment' && isBookingCancellation(latest.p.code, latest.p.documentTypeCode);
 }
 
-/** Water moves: laden VESSEL/BARGE LOAD/DISC; or, for vessel calls, DEPA/ARRI as load/discharge. */
+/** Water moves: laden vessel/barge LOAD/DISC; or, for vessel calls, DEPA/ARRI as load/discharge. */
 function movesFrom(evs: Ev[]): Move[] {
   const moves: Move[] = [];
   for (const e of evs) {
     const p = e.p;
     let kind: 'LOAD' | 'DISC' | null = null;
-    if (p.eventType === 'EQUIPMENT' && p.emptyIndicator !== 'EMPTY') {
+    if (p.kind === 'equipment' && p.fill !== 'empty') {
       // A load or discharge without a transport call is, in practice, a vessel move.
-      if (e.mode === null || e.mode === 'VESSEL' || e.mode === 'BARGE') {
+      if (e.mode === null || e.mode === 'vessel' || e.mode === 'barge') {
         kind = p.code === 'LOAD' ? 'LOAD' : p.code === 'DISC' ? 'DISC' : null;
       }
-    } else if (p.eventType === 'TRANSPORT' && (e.mode === 'VESSEL' || e.mode === 'BARGE')) {
+    } else if (p.kind === 'transport' && (e.mode === 'vessel' || e.mode === 'barge')) {
       kind = p.code === 'DEPA' ? 'LOAD' : p.code === 'ARRI' ? 'DISC' : null;
     }
     if (!kind) continue;
     moves.push({
       idx: e.idx,
       kind,
-      mode: e.mode === 'BARGE' ? 'BARGE' : 'VESSEL',
-      actual: p.classifier === 'ACT',
+      mode: e.mode === 'barge' ? 'barge' : 'vessel',
+      actual: p.certainty === 'actual',
       timeMs: e.time?.ms ?? null,
       createdMs: e.createdMs,
       locode: e.locode,

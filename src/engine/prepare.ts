@@ -1,16 +1,17 @@
-// Preparation for the normalizer: parse each raw event, resolve its place, zone and times, then
-// deduplicate twice: by eventID (overlapping polls, push retries) and by semantic key (a later
-// eventCreatedDateTime is a correction or a re-estimate, CARRIER-NOTES §6). The result depends
-// only on the set of distinct events, never on their order. Pure; never throws on any input.
+// Preparation for the normalizer: take each readable record of the carrier snapshot, resolve its
+// place, zone and times, then deduplicate twice: by the carrier's event id (overlapping polls,
+// push retries) and by semantic key (a later recorded time is a correction or a re-estimate,
+// CARRIER-NOTES §6). The result depends only on the set of distinct events, never on their order.
+// Pure; never throws on any input.
 
 import {
-  type DcsaMode,
-  normalizeEquipmentReference,
-  type ParsedEvent,
-  type ParsedTransportCall,
-  parseDcsaEvent,
-} from '../carriers/dcsa/parse.ts';
-import type { NumberType } from '../carriers/types.ts';
+  type CarrierRecord,
+  type NumberType,
+  normalizeContainerNumber,
+  type SnapshotCall,
+  type SnapshotEvent,
+  type TransportMode,
+} from './snapshot.ts';
 import { type ParsedTime, parseTimestamp } from './time.ts';
 
 export interface PrepareContext {
@@ -22,7 +23,7 @@ export interface PrepareContext {
 
 /** One distinct, parsed event with its location, zone and times resolved. */
 export interface Ev {
-  p: ParsedEvent;
+  p: SnapshotEvent;
   id: string | null;
   /** Canonical JSON of the raw event: identity for id-less events and the last tie-breaker. */
   canon: string;
@@ -33,8 +34,8 @@ export interface Ev {
   facilityTypeCode: string | null;
   zone: string | null;
   time: ParsedTime | null;
-  mode: DcsaMode | null;
-  tc: ParsedTransportCall | null;
+  mode: TransportMode | null;
+  tc: SnapshotCall | null;
   container: string | null;
   semKey: string;
   /** Position in the deduplicated, sorted event list (what Move.idx points at). */
@@ -76,7 +77,7 @@ export function newer(a: Ev, b: Ev): boolean {
   return a.canon > b.canon;
 }
 
-export function voyageFor(code: string, tc: ParsedTransportCall | null): string | null {
+export function voyageFor(code: string, tc: SnapshotCall | null): string | null {
   if (!tc) return null;
   // CARRIER-NOTES §4: export voyage on departures and loads, import voyage on arrivals/discharges.
   return code === 'ARRI' || code === 'DISC'
@@ -84,28 +85,20 @@ export function voyageFor(code: string, tc: ParsedTransportCall | null): string 
     : (tc.exportVoyage ?? tc.importVoyage);
 }
 
-export const vesselKey = (tc: ParsedTransportCall | null): string =>
+export const vesselKey = (tc: SnapshotCall | null): string =>
   tc?.vesselImo ?? tc?.vesselName?.toUpperCase() ?? '';
 
 function semanticKey(e: Ev): string {
   const p = e.p;
-  if (p.eventType === 'SHIPMENT')
-    return ['S', p.code, p.documentTypeCode ?? '', p.documentId ?? ''].join('|');
+  if (p.kind === 'shipment') return ['S', p.code, p.documentTypeCode ?? '', p.documentId ?? ''].join('|');
   // CARRIER-NOTES §6: (type, code, classifier, equipment, call or place, vessel, voyage, sequence).
   // The place (UN/LOCODE + facility) is preferred to transportCallID, which some carriers
-  // regenerate; never the eventID, which changes with every re-estimate.
+  // regenerate; never the event id, which changes with every re-estimate.
   const where = e.locode ? `${e.locode}/${e.facilityCode ?? ''}` : `tc:${e.tc?.transportCallId ?? ''}`;
-  const common = [
-    p.code,
-    p.classifier ?? '',
-    e.mode ?? '',
-    where,
-    vesselKey(e.tc),
-    voyageFor(p.code, e.tc) ?? '',
-  ];
+  const common = [p.code, p.certainty, e.mode ?? '', where, vesselKey(e.tc), voyageFor(p.code, e.tc) ?? ''];
   common.push(String(e.tc?.sequence ?? ''));
-  if (p.eventType === 'TRANSPORT') return ['T', ...common].join('|');
-  return ['E', ...common, p.emptyIndicator ?? '', e.container ?? ''].join('|');
+  if (p.kind === 'transport') return ['T', ...common].join('|');
+  return ['E', ...common, p.fill ?? '', e.container ?? ''].join('|');
 }
 
 export interface Prepared {
@@ -114,7 +107,7 @@ export interface Prepared {
   skipped: number;
 }
 
-export function prepare(raws: unknown[], ctx: PrepareContext): Prepared {
+export function prepare(records: readonly CarrierRecord[], ctx: PrepareContext): Prepared {
   const zoneCache = new Map<string, string | null>();
   const zoneOf = (locode: string | null): string | null => {
     if (!locode) return null;
@@ -130,41 +123,41 @@ export function prepare(raws: unknown[], ctx: PrepareContext): Prepared {
     }
     return z;
   };
-  const lookedUpContainer = ctx.numberType === 'container' ? normalizeEquipmentReference(ctx.number) : null;
+  const lookedUpContainer = ctx.numberType === 'container' ? normalizeContainerNumber(ctx.number) : null;
 
   const skipped = new Set<string>();
   const byId = new Map<string, Ev>();
-  for (const raw of raws) {
-    const p = parseDcsaEvent(raw);
-    const canon = safeCanonical(raw);
+  for (const record of records) {
+    const p = record?.event ?? null;
+    const canon = safeCanonical(record?.raw);
     if (!p) {
       skipped.add(canon);
       continue;
     }
-    const tc = p.eventType === 'SHIPMENT' ? null : p.transportCall;
-    // CARRIER-NOTES §6 location order: eventLocation, then the call's location, then the call.
-    const loc = p.eventType === 'EQUIPMENT' && p.eventLocation?.locode ? p.eventLocation : tc;
+    const tc = p.kind === 'shipment' ? null : p.call;
+    // CARRIER-NOTES §6 location order: the event's own place, then the call's.
+    const loc = p.kind === 'equipment' && p.place?.locode ? p.place : tc;
     const locode = loc?.locode ?? null;
     const zone = zoneOf(locode);
     const e: Ev = {
       p,
       id: p.eventId,
       canon,
-      createdMs: parseTimestamp(p.eventCreatedDateTime, null)?.ms ?? Number.NEGATIVE_INFINITY,
+      createdMs: parseTimestamp(p.recordedTime, null)?.ms ?? Number.NEGATIVE_INFINITY,
       locode,
       facilityCode: loc?.facilityCode ?? null,
       facilityProvider: loc?.facilityProvider ?? null,
       facilityTypeCode: loc?.facilityTypeCode ?? null,
       zone,
-      time: parseTimestamp(p.eventDateTime, zone, { zuluIsLocal: ctx.zuluIsLocal === true }),
+      time: parseTimestamp(p.eventTime, zone, { zuluIsLocal: ctx.zuluIsLocal === true }),
       mode: tc?.mode ?? null,
       tc,
-      container: p.eventType === 'EQUIPMENT' ? (p.equipmentReference ?? lookedUpContainer) : null,
+      container: p.kind === 'equipment' ? (p.container ?? lookedUpContainer) : null,
       semKey: '',
       idx: -1,
     };
     e.semKey = semanticKey(e);
-    // Same eventID seen twice (overlapping polls, push retries): one event. Without an id, the
+    // Same event id seen twice (overlapping polls, push retries): one event. Without an id, the
     // whole content is the identity.
     const idKey = e.id !== null ? `id:${e.id}` : `c:${canon}`;
     const prev = byId.get(idKey);

@@ -21,7 +21,7 @@ export interface Move {
   /** Caller's handle for the underlying event. */
   idx: number;
   kind: MoveKind;
-  mode: 'VESSEL' | 'BARGE';
+  mode: 'vessel' | 'barge';
   actual: boolean;
   timeMs: number | null;
   createdMs: number;
@@ -35,7 +35,7 @@ export interface Move {
 export interface Leg {
   load: Move | null;
   disc: Move | null;
-  mode: 'VESSEL' | 'BARGE';
+  mode: 'vessel' | 'barge';
   role: 'main' | 'feeder';
 }
 
@@ -182,15 +182,15 @@ export function assignRoles(legs: Leg[], options?: RoleOptions): Route {
     const h = transitHours(leg);
     return h !== null && h <= maxHours;
   };
-  const vesselIdx = legs.flatMap((l, i) => (l.mode === 'VESSEL' ? [i] : []));
+  const vesselIdx = legs.flatMap((l, i) => (l.mode === 'vessel' ? [i] : []));
   const mother = vesselIdx.filter((i) => !short(legs[i]!));
   let isMain: (leg: Leg, i: number) => boolean;
   if (mother.length > 0) {
     const lo = mother[0]!;
     const hi = mother[mother.length - 1]!;
-    isMain = (l, i) => l.mode === 'VESSEL' && i >= lo && i <= hi;
+    isMain = (l, i) => l.mode === 'vessel' && i >= lo && i <= hi;
   } else if (vesselIdx.length > 0) {
-    isMain = (l) => l.mode === 'VESSEL';
+    isMain = (l) => l.mode === 'vessel';
   } else {
     isMain = () => true;
   }

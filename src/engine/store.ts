@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { eventIdOf, parseDcsaEvent } from '../carriers/dcsa/parse.ts';
 import type { DB } from '../db/schema.ts';
 import { type NewDomainEvent, recordDomainEvents } from '../domain-events/record.ts';
-import { iso } from '../http/jsonapi.ts';
+import { iso } from '../util/iso.ts';
 import {
   CONTAINER_FIELDS,
   type ContainerFacts,
@@ -13,6 +12,7 @@ import {
   type ShipmentFacts,
   type StoredState,
 } from './diff.ts';
+import type { CarrierRecord } from './snapshot.ts';
 import { ensureVessels, vesselKey } from './vessels.ts';
 
 // Reads the stored normalized state of a shipment and writes a diff plan back, inside the
@@ -277,34 +277,31 @@ function eventColumns(e: EventFacts, vesselId: string | null) {
   };
 }
 
-/** Keeps the carrier's events as received: upsert by carrier event id (a hash when it has none). */
+/** Keeps the carrier's records as received: upsert by carrier event id (a hash when it has none). */
 export async function storeRawEvents(
   tx: Kysely<DB>,
   accountId: string,
   shipmentId: string,
-  raw: unknown[],
+  records: readonly CarrierRecord[],
 ): Promise<void> {
   const rows = new Map<string, Record<string, unknown>>();
-  for (const r of raw) {
-    const payload = JSON.stringify(r ?? null);
-    const id = eventIdOf(r) ?? `sha256:${createHash('sha256').update(payload).digest('hex')}`;
-    const p = parseDcsaEvent(r);
-    const tc = p && p.eventType !== 'SHIPMENT' ? p.transportCall : null;
-    const loc =
-      p?.eventType === 'EQUIPMENT' ? (p.eventLocation?.locode ?? tc?.locode ?? null) : (tc?.locode ?? null);
+  for (const r of records) {
+    const payload = JSON.stringify(r.raw ?? null);
+    const id = r.carrierId ?? `sha256:${createHash('sha256').update(payload).digest('hex')}`;
+    const p = r.event;
+    const tc = p && p.kind !== 'shipment' ? p.call : null;
+    const loc = p?.kind === 'equipment' ? (p.place?.locode ?? tc?.locode ?? null) : (tc?.locode ?? null);
     rows.set(id, {
       id: randomUUID(),
       account_id: accountId,
       shipment_id: shipmentId,
       carrier_event_id: id.slice(0, 200),
-      equipment_reference: p?.eventType === 'EQUIPMENT' ? p.equipmentReference : null,
-      event_type: p?.eventType ?? null,
-      event_code: p
-        ? [p.code, p.eventType === 'EQUIPMENT' ? p.emptyIndicator : null].filter(Boolean).join(' ')
-        : null,
-      classifier: p?.classifier ?? null,
-      event_at: safeDate(p?.eventDateTime),
-      event_created_at: safeDate(p?.eventCreatedDateTime),
+      equipment_reference: p?.kind === 'equipment' ? p.container : null,
+      event_type: r.label.type,
+      event_code: r.label.code,
+      classifier: r.label.classifier,
+      event_at: safeDate(p?.eventTime),
+      event_created_at: safeDate(p?.recordedTime),
       location_locode: loc,
       vessel_name: tc?.vesselName ?? null,
       vessel_imo: tc?.vesselImo ?? null,

@@ -1,4 +1,4 @@
-// The normalized state the engine derives from a carrier's raw events. Produced by the pure
+// The normalized state the engine derives from a carrier snapshot (snapshot.ts). Produced by the pure
 // normalizer (normalize.ts), diffed against the stored state, then written in one transaction.
 // Every timestamp is an ISO 8601 UTC string ("2026-01-02T03:04:05.000Z") or null.
 

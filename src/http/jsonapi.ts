@@ -28,11 +28,8 @@ export const many = (type: string, ids: string[]): Relationship => ({
   data: ids.map((id) => ({ type, id })),
 });
 
-/** ISO 8601 UTC string or null. */
-export function iso(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
+// Moved to util/ so the engine can use it without importing the HTTP layer.
+export { iso } from '../util/iso.ts';
 
 export interface Page {
   number: number;

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { staticHeadersAuth } from '../../src/carriers/auth.ts';
 import { createDcsaAdapter } from '../../src/carriers/dcsa/adapter.ts';
-import { createDcsaClient, type DcsaClientOptions, parseRetryAfter } from '../../src/carriers/dcsa/client.ts';
+import {
+  createDcsaClient,
+  type DcsaClientOptions,
+  type FetchResult,
+  parseRetryAfter,
+} from '../../src/carriers/dcsa/client.ts';
 import { createRateBudget } from '../../src/carriers/rate-budget.ts';
 import type { LookupResult } from '../../src/carriers/types.ts';
 import { json, type Stub, type StubHandler, startStub } from './stub-server.ts';
@@ -40,16 +45,17 @@ function client(options: Partial<DcsaClientOptions> = {}) {
   });
 }
 
-const found = (r: LookupResult): unknown[] => {
+// The client hands back raw events; the adapter reads them into a snapshot (raw kept per record).
+const found = (r: LookupResult | FetchResult): unknown[] => {
   assert.equal(r.kind, 'found', JSON.stringify(r));
-  return (r as { events: unknown[] }).events;
+  return 'snapshot' in r ? r.snapshot.records.map((x) => x.raw) : (r as { events: unknown[] }).events;
 };
-const ids = (r: LookupResult) =>
+const ids = (r: LookupResult | FetchResult) =>
   found(r).map(
     (e) => (e as { eventID?: string; eventId?: string }).eventID ?? (e as { eventId: string }).eventId,
   );
 
-function failure(r: LookupResult, reason: string): { detail: string; retryAfterMs?: number } {
+function failure(r: LookupResult | FetchResult, reason: string): { detail: string; retryAfterMs?: number } {
   assert.equal(r.kind, 'temporary_failure', JSON.stringify(r));
   const f = r as { reason: string; detail: string; retryAfterMs?: number };
   assert.equal(f.reason, reason, f.detail);

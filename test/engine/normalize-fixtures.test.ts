@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadFixture, names, normalizeFixture } from './fixtures.ts';
+import { loadFixture, names, normalizeDcsa, normalizeFixture } from './fixtures.ts';
 
 describe('normalize: recorded-style DCSA journeys', () => {
   it('direct journey: gate, load, sail, arrive, discharge, pick-up, empty return', () => {
@@ -353,7 +353,6 @@ describe('normalize: recorded-style DCSA journeys', () => {
   });
 });
 
-import { normalize } from '../../src/engine/normalize.ts';
 import { zoneOfLocode } from '../../src/reference/data.ts';
 
 function normalizeFixtureFrom(
@@ -361,5 +360,5 @@ function normalizeFixtureFrom(
   extra: { feederMaxTransitHours?: number; zuluIsLocal?: boolean } = {},
   number = 'MSKU7000013',
 ) {
-  return normalize(events, { numberType: 'container', number, zoneOf: zoneOfLocode, ...extra });
+  return normalizeDcsa(events, { numberType: 'container', number, zoneOf: zoneOfLocode, ...extra });
 }

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NumberType } from '../../src/carriers/types.ts';
-import { normalize } from '../../src/engine/normalize.ts';
 import { zoneOfLocode } from '../../src/reference/data.ts';
 import { call, directJourney, equipment, shipment, transport } from './builders.ts';
-import { names } from './fixtures.ts';
+import { names, normalizeDcsa } from './fixtures.ts';
 
 const run = (events: unknown[], numberType: NumberType = 'bill_of_lading', number = 'BL1') =>
-  normalize(events, { numberType, number, zoneOf: zoneOfLocode });
+  normalizeDcsa(events, { numberType, number, zoneOf: zoneOfLocode });
 
 describe('normalize: rules', () => {
   it('garbage in gives an empty snapshot with skipped counts, never an exception', () => {
@@ -25,8 +24,11 @@ describe('normalize: rules', () => {
     assert.equal(snap.skipped_event_count, 7);
     assert.equal(snap.shipment.port_of_lading_locode, null);
     assert.equal(
-      normalize('nope' as unknown as unknown[], { numberType: 'container', number: 'x', zoneOf: () => null })
-        .skipped_event_count,
+      normalizeDcsa('nope' as unknown as unknown[], {
+        numberType: 'container',
+        number: 'x',
+        zoneOf: () => null,
+      }).skipped_event_count,
       0,
     );
   });
@@ -204,7 +206,7 @@ describe('normalize: rules', () => {
   });
 
   it('carrier-haulage delivery and an unknown zone', () => {
-    const snap = normalize(
+    const snap = normalizeDcsa(
       [
         ...directJourney(),
         equipment('DROP', { at: '2024-05-21T10:00:00', location: { UNLocationCode: 'USXXX' } }),

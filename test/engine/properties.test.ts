@@ -1,25 +1,17 @@
 // Property-based tests: normalization depends only on the set of distinct events (order and
-// repetition never matter), and no payload built from the DCSA schema's field names, however
-// wrong its values, makes parsing or normalization throw.
+// repetition never matter), its counts account for what was read and skipped, and no payload
+// built from the DCSA schema's field names, however wrong its values, makes parsing or
+// normalization throw. The payloads go through the DCSA adapter's snapshot builder, as in
+// production. Every arbitrary is seeded (test/helpers/fast-check.ts).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
-import { parseDcsaEvent } from '../../src/carriers/dcsa/parse.ts';
+import { eventIdOf, parseDcsaEvent } from '../../src/carriers/dcsa/parse.ts';
 import type { NumberType } from '../../src/carriers/types.ts';
-import { normalizeUnchecked } from '../../src/engine/normalize.ts';
 import type { NormalizedSnapshot } from '../../src/engine/types.ts';
 import { zoneOfLocode } from '../../src/reference/data.ts';
-import { loadFixture } from './fixtures.ts';
-
-const FIXTURES: [string, NumberType, string][] = [
-  ['direct', 'bill_of_lading', 'HLCUSHA2403ABC1'],
-  ['transshipment', 'bill_of_lading', 'CMDUKRP2405001'],
-  ['rail', 'container', 'MSKU7000013'],
-  ['feeder', 'booking_number', 'SGNA41250900'],
-  ['replan', 'bill_of_lading', 'HLCUSHA2401XYZ9'],
-  ['msc-quirks', 'container', 'MSCU1234566'],
-];
+import fc from '../helpers/fast-check.ts';
+import { FIXTURES, loadFixture, normalizeDcsaUnchecked as normalizeUnchecked } from './fixtures.ts';
 
 const ctxFor = (numberType: NumberType, number: string) => ({ numberType, number, zoneOf: zoneOfLocode });
 
@@ -28,18 +20,20 @@ const shuffledWithRepeats = <T>(items: T[]) =>
   fc
     .tuple(
       fc.array(fc.double({ noNaN: true }), { minLength: items.length, maxLength: items.length }),
-      fc.array(fc.nat({ max: Math.max(0, items.length - 1) }), { maxLength: items.length }),
+      fc.array(fc.tuple(fc.nat({ max: Math.max(0, items.length - 1) }), fc.double({ noNaN: true })), {
+        maxLength: items.length,
+      }),
     )
     .map(([order, repeats]) => {
-      const all = [...items, ...(items.length > 0 ? repeats.map((i) => structuredClone(items[i]!)) : [])];
-      const keys = [...order, ...repeats.map(() => Math.random())];
+      const all = [...items, ...(items.length > 0 ? repeats.map(([i]) => structuredClone(items[i]!)) : [])];
+      const keys = [...order, ...repeats.map(([, key]) => key)];
       return all
         .map((x, i) => [keys[i]!, x] as const)
         .sort((a, b) => a[0] - b[0])
         .map(([, x]) => x);
     });
 
-function checkInvariants(snap: NormalizedSnapshot) {
+function checkInvariants(snap: NormalizedSnapshot, events: unknown[]) {
   const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
   for (const c of snap.containers) {
     const keys = c.transport_events.map((e) => e.key);
@@ -47,7 +41,20 @@ function checkInvariants(snap: NormalizedSnapshot) {
     for (const e of c.transport_events) assert.ok(e.timestamp === null || iso.test(e.timestamp));
     for (const e of c.estimated_events) assert.match(e.estimated_time, iso);
   }
-  assert.ok(snap.parsed_event_count >= 0 && snap.skipped_event_count >= 0);
+  // The counts account for the payload: distinct readable events, distinct unreadable ones.
+  const readable = events.filter((e) => parseDcsaEvent(e) !== null);
+  const ids = new Set(readable.map(eventIdOf));
+  assert.equal(snap.parsed_event_count === 0, readable.length === 0, 'parsed iff something was readable');
+  assert.ok(snap.parsed_event_count <= readable.length, 'parsed at most once per readable event');
+  if (!ids.has(null)) assert.equal(snap.parsed_event_count, ids.size, 'with ids, one per distinct id');
+  const unreadable = events.length - readable.length;
+  assert.equal(snap.skipped_event_count === 0, unreadable === 0, 'skipped iff something was unreadable');
+  assert.ok(snap.skipped_event_count <= unreadable, 'skipped at most once per unreadable event');
+  if (readable.length === 0) assert.deepEqual(snap.containers, [], 'nothing readable, no container');
+  // Provenance points at events that were read.
+  for (const c of snap.containers)
+    for (const e of c.transport_events)
+      for (const id of e.source_event_ids) assert.ok(ids.has(id), `source ${id} was read`);
 }
 
 describe('normalize properties', () => {
@@ -61,7 +68,7 @@ describe('normalize properties', () => {
           ([subset, mixed]) => {
             const expected = normalizeUnchecked(subset, ctx);
             assert.deepEqual(normalizeUnchecked(mixed, ctx), expected);
-            checkInvariants(expected);
+            checkInvariants(expected, subset);
           },
         ),
         { numRuns: 60 },
@@ -211,7 +218,7 @@ describe('fuzzing from the DCSA schema', () => {
     const types: NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
     fc.assert(
       fc.property(payload, fc.constantFrom(...types), (events, numberType) => {
-        checkInvariants(normalizeUnchecked(events, ctxFor(numberType, 'MSKU7000013')));
+        checkInvariants(normalizeUnchecked(events, ctxFor(numberType, 'MSKU7000013')), events);
       }),
       { numRuns: 300 },
     );

@@ -8,10 +8,7 @@ export async function spawnSimulator(args: string[] = []): Promise<{
   close(): Promise<void>;
 }> {
   const port = await freePort();
-  const proc = spawnNode(
-    ['src/simulator/main.ts', '--port', String(port), '--flaky-hang-ms', '2000', ...args],
-    {},
-  );
+  const proc = spawnNode(['sim/main.ts', '--port', String(port), '--flaky-hang-ms', '2000', ...args], {});
   await proc.waitFor(/carrier simulator: /);
   const url = `http://127.0.0.1:${port}`;
   return {

@@ -6,7 +6,7 @@ import { it } from 'node:test';
 it('npm run carrier-sim entry point starts a simulator and stops on SIGTERM', async () => {
   const child = spawn(
     process.execPath,
-    ['src/simulator/main.ts', '--port', '0', '--speed', '3600', '--not-found-status', '404'],
+    ['sim/main.ts', '--port', '0', '--speed', '3600', '--not-found-status', '404'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
-import { checkDigit, containerNumber, isValidContainerNumber } from '../../src/simulator/iso6346.ts';
-import { imoNumber, isValidImo } from '../../src/simulator/places.ts';
-import { resolveReference } from '../../src/simulator/scenarios.ts';
+import { checkDigit, containerNumber, isValidContainerNumber } from '../../sim/iso6346.ts';
+import { imoNumber, isValidImo } from '../../sim/places.ts';
+import { resolveReference } from '../../sim/scenarios.ts';
+import fc from '../helpers/fast-check.ts';
 
 describe('ISO 6346 container numbers', () => {
   it('accepts published valid numbers and rejects a wrong check digit', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DcsaEvent } from '../../src/simulator/events.ts';
-import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.ts';
+import type { DcsaEvent } from '../../sim/events.ts';
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../sim/server.ts';
 
 const EPOCH = '2026-03-01T00:00:00Z';
 const DAY = 86_400_000;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import fc from 'fast-check';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   MAX_RETRY_AFTER_MS,
@@ -9,6 +8,7 @@ import {
   parseScheduleConfig,
   shouldDeactivate,
 } from '../../src/webhooks/schedule.ts';
+import fc from '../helpers/fast-check.ts';
 
 const S = 1000;
 const M = 60 * S;

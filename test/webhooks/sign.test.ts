@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import fc from 'fast-check';
 import {
   generateSecret,
   isValidSecret,
@@ -12,6 +11,7 @@ import {
   verifyLegacy,
   verifyStandard,
 } from '../../src/webhooks/sign.ts';
+import fc from '../helpers/fast-check.ts';
 
 // Fixed vector, also printed in docs/webhook-signatures.md.
 const SECRET = 'whsec_dGVzdC1zZWNyZXQtZm9yLWRvY3MtMDEyMzQ1Njc4OWFi';

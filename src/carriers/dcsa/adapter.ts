@@ -1,8 +1,11 @@
 // CarrierAdapter for carriers that publish DCSA T&T v2.2. Validates the number locally (so an
-// obviously wrong number never costs a request from the carrier budget), then asks the client.
+// obviously wrong number never costs a request from the carrier budget), then asks the client
+// (the one I/O file) and reads its answer into a carrier snapshot (snapshot.ts, pure).
 
+import { checkContainerNumber } from '../../util/iso6346.ts';
 import type { CarrierAdapter, LookupResult, NumberType } from '../types.ts';
 import type { DcsaClient, DcsaReferenceFilter } from './client.ts';
+import { dcsaSnapshot } from './snapshot.ts';
 
 export const DCSA_ADAPTER = 'dcsa-tnt-v2';
 
@@ -15,25 +18,12 @@ const FILTER: Record<NumberType, DcsaReferenceFilter> = {
 // Maximum lengths from the v2.2 query parameter definitions.
 const MAX_LENGTH: Record<NumberType, number> = { bill_of_lading: 20, booking_number: 35, container: 15 };
 
-const LETTER_VALUES: Record<string, number> = (() => {
-  const values: Record<string, number> = {};
-  let v = 10;
-  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
-    if (v % 11 === 0) v++; // ISO 6346 skips multiples of 11
-    values[c] = v++;
-  }
-  return values;
-})();
-
-/** ISO 6346: owner code (3 letters + U/J/Z), 6 digits, check digit. */
+/**
+ * ISO 6346: owner code (3 letters + U/J/Z), 6 digits, check digit. Narrower than util/iso6346.ts,
+ * which also accepts category R (detachable equipment): this adapter has always refused it.
+ */
 export function isValidContainerNumber(number: string): boolean {
-  if (!/^[A-Z]{3}[UJZ]\d{7}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < 10; i++) {
-    const c = number[i]!;
-    sum += (/\d/.test(c) ? Number(c) : LETTER_VALUES[c]!) * 2 ** i;
-  }
-  return (sum % 11) % 10 === Number(number[10]);
+  return /^[A-Z]{3}[UJZ]\d{7}$/.test(number) && checkContainerNumber(number).ok;
 }
 
 /** Upper case, separators removed: carriers index references without spaces or dashes. */
@@ -73,7 +63,8 @@ export function createDcsaAdapter(options: DcsaAdapterOptions): CarrierAdapter {
             detail: 'not a valid ISO 6346 container number (format or check digit)',
           };
         }
-        return await options.client.fetchEvents(FILTER[numberType], n, signal);
+        const r = await options.client.fetchEvents(FILTER[numberType], n, signal);
+        return r.kind === 'found' ? { kind: 'found', snapshot: dcsaSnapshot(r.events) } : r;
       } catch (err) {
         return {
           kind: 'temporary_failure',

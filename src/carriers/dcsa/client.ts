@@ -1,5 +1,6 @@
 // HTTP client for DCSA T&T v2.2 `GET /v2/events` (CARRIER-NOTES §1). The only DCSA code that does
-// network I/O. Turns every HTTP outcome into a LookupResult and never throws.
+// network I/O. Turns every HTTP outcome into a FetchResult (a LookupResult whose found answer is
+// still the raw event list; adapter.ts reads it into a snapshot) and never throws.
 //
 // Status mapping: 200 + JSON array -> events; 200 [] / 404 / 400 on the first page -> not_found;
 // 401/403 -> shipping_line_unreachable (OAuth tokens are refreshed once on 401); 429 -> wait and
@@ -11,6 +12,9 @@
 import { type AuthProvider, errorText } from '../auth.ts';
 import { abortableSleep, type RateBudget } from '../rate-budget.ts';
 import type { LookupResult } from '../types.ts';
+
+/** A lookup outcome with the carrier's raw events when found. */
+export type FetchResult = Exclude<LookupResult, { kind: 'found' }> | { kind: 'found'; events: unknown[] };
 
 export type DcsaReferenceFilter =
   | 'transportDocumentReference'
@@ -38,7 +42,7 @@ export interface DcsaClientOptions {
 }
 
 export interface DcsaClient {
-  fetchEvents(filter: DcsaReferenceFilter, value: string, signal?: AbortSignal): Promise<LookupResult>;
+  fetchEvents(filter: DcsaReferenceFilter, value: string, signal?: AbortSignal): Promise<FetchResult>;
 }
 
 type Failure = Extract<LookupResult, { kind: 'temporary_failure' }>;
@@ -81,7 +85,7 @@ function errorExcerpt(text: string): string {
   return t ? `: ${t.slice(0, 200)}` : '';
 }
 
-type PageOutcome = { ok: true; events: unknown[]; next: string | null } | { ok: false; result: LookupResult };
+type PageOutcome = { ok: true; events: unknown[]; next: string | null } | { ok: false; result: FetchResult };
 
 export function createDcsaClient(options: DcsaClientOptions): DcsaClient {
   const timeoutMs = options.timeoutMs ?? 20_000;

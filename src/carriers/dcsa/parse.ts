@@ -3,27 +3,19 @@
 // codes (AVPU, CANC, ...), nulls, wrong types, deprecated fields (`eventId` from MSC,
 // `carrierVoyageNumber`, the flat `eventTypeCode`) and missing locations. Timestamps stay raw
 // strings here: reading them needs the location's zone, which is the normalizer's business.
+// snapshot.ts turns the result into the engine's carrier snapshot.
+
+import { normalizeContainerNumber, type SnapshotCall, type SnapshotPlace } from '../../engine/snapshot.ts';
 
 export type DcsaMode = 'VESSEL' | 'BARGE' | 'RAIL' | 'TRUCK';
 export type DcsaClassifier = 'ACT' | 'EST' | 'PLN';
 
-export interface ParsedFacility {
-  locode: string | null;
-  facilityCode: string | null;
-  /** SMDG, BIC, or null when the carrier did not say. */
-  facilityProvider: string | null;
-  facilityTypeCode: string | null;
-}
+/** A place, already in the snapshot's terms (UN/LOCODE, facility code and its code list). */
+export type ParsedFacility = SnapshotPlace;
 
-export interface ParsedTransportCall extends ParsedFacility {
-  transportCallId: string | null;
+/** A transport call in the snapshot's terms, but for the mode, still DCSA's. */
+export interface ParsedTransportCall extends Omit<SnapshotCall, 'mode'> {
   mode: DcsaMode | null;
-  serviceCode: string | null;
-  exportVoyage: string | null;
-  importVoyage: string | null;
-  sequence: number | null;
-  vesselImo: string | null;
-  vesselName: string | null;
 }
 
 interface ParsedBase {
@@ -96,10 +88,7 @@ export function normalizeLocode(v: unknown): string | null {
 
 /** An ISO 6346 container number as carriers write it ("MSCU 123456-7" -> "MSCU1234567"). */
 export function normalizeEquipmentReference(v: unknown): string | null {
-  const s = str(v);
-  if (!s) return null;
-  const c = s.replace(/[\s\-./]/g, '').toUpperCase();
-  return /^[A-Z0-9]{4,15}$/.test(c) ? c : null;
+  return normalizeContainerNumber(str(v));
 }
 
 function imo(v: unknown): string | null {

@@ -1,4 +1,3 @@
-import type { NumberType } from '../carriers/types.ts';
 import type { ContainerInfo, DcsaEvent, SimEvent } from './events.ts';
 import { checkDigit, isValidContainerNumber } from './iso6346.ts';
 import { buildJourney, type JourneyKind } from './journeys.ts';
@@ -8,6 +7,9 @@ import { matchesReference, type ReferenceKind } from './match.ts';
 // are visible at a simulated instant. Pure apart from two bounded caches: built journeys (so a
 // benchmark's repeated polls cost a lookup) and the container -> shipment index that lets any
 // container of a simulated B/L be looked up on its own.
+
+/** Kinds of number a carrier is asked about (the product's NumberType, restated: sim imports no product module). */
+export type NumberType = 'bill_of_lading' | 'booking_number' | 'container';
 
 export type { DcsaEvent, SimEvent } from './events.ts';
 export type { ReferenceKind } from './match.ts';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server.ts';
 
-// CLI: node src/simulator/main.ts --port 4000 [--speed 3600] [--host 127.0.0.1] ...
+// CLI: node sim/main.ts --port 4000 [--speed 3600] [--host 127.0.0.1] ...
 // (npm run carrier-sim -- --port 4000). See docs/simulator.md.
 
 const { values } = parseArgs({
@@ -23,7 +23,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(`Usage: node src/simulator/main.ts [options]
+  console.log(`Usage: node sim/main.ts [options]
   --port N                 listen port (default 4000; 0 = any free port)
   --host H                 listen address (default 127.0.0.1)
   --speed X                simulated seconds per real second (default 1; 3600 = an hour per second)

@@ -1,4 +1,4 @@
-import { portByLocode, terminalBySmdg, zoneOfLocode } from '../reference/data.ts';
+import { portByLocode, terminalBySmdg, zoneOfLocode } from '../src/reference/data.ts';
 
 // Real ports and SMDG terminals from the shipped reference data, so simulated records resolve to
 // real locations; depots and rail ramps have no SMDG code, so they carry a name only.

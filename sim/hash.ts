@@ -1,4 +1,4 @@
-import { uuidV5 } from '../util/uuid.ts';
+import { uuidV5 } from '../src/util/uuid.ts';
 
 // Everything the simulator invents (ids, jitter, vessels, container serials) comes from hashes of
 // the tracking number, so the same number always tells the same story without any stored state.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { DcsaEvent } from '../../sim/events.ts';
 import { createSandboxAdapter } from '../../src/carriers/sandbox.ts';
 import type { LookupResult, NumberType } from '../../src/carriers/types.ts';
-import type { DcsaEvent } from '../../src/simulator/events.ts';
 
 const DAY = 86_400_000;
 const TYPES: NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
@@ -16,7 +16,11 @@ function manual(epoch = Date.parse('2026-03-01T00:00:00Z')) {
 
 const eventsOf = (r: LookupResult) => {
   assert.equal(r.kind, 'found');
-  return r.kind === 'found' ? (r.events as DcsaEvent[]) : [];
+  if (r.kind !== 'found') return [];
+  // The simulator speaks DCSA; the adapter must be able to read every event it sends.
+  for (const record of r.snapshot.records)
+    assert.ok(record.event, `unreadable: ${JSON.stringify(record.raw)}`);
+  return r.snapshot.records.map((x) => x.raw as DcsaEvent);
 };
 
 describe('sandbox adapter (SCAC TEST)', () => {

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { DB } from '../db/schema.ts';
+import type { CarrierAdapter } from './carrier.ts';
+
+/** What one engine worker runs with (start.ts builds it; tests build their own). */
+export interface EngineDeps {
+  db: Kysely<DB>;
+  carriers: ReadonlyMap<string, CarrierAdapter>;
+  config: Config;
+  log: Logger;
+  /** Lease owner id of this worker. */
+  owner: string;
+  now?: () => Date;
+  /** Called after a transaction that recorded domain events commits (wakes webhook delivery). */
+  onDomainEvents?: () => void;
+  /** Metrics hook for carrier calls. */
+  onCarrierCall?: (scac: string, outcome: string, seconds: number) => void;
+}

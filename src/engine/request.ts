@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { recordDomainEvents } from '../domain-events/record.ts';
+import { applySnapshot } from './apply.ts';
+import { type ClaimedRequest, lockLease } from './claims.ts';
+import type { EngineDeps } from './deps.ts';
+import { answerFingerprint } from './fingerprint.ts';
+import { decideRequest } from './lifecycle.ts';
+import { lookup, readFound, recordsOf } from './lookup.ts';
+
+// A tracking request's attempts: ask the carrier, decide (lifecycle.ts), and on success create or
+// reuse the account's shipment and write the first snapshot.
+
+/** One attempt at a pending or awaiting-manifest tracking request. */
+export async function processTrackingRequest(deps: EngineDeps, tr: ClaimedRequest): Promise<void> {
+  const raw = await lookup(deps, tr.scac, tr.request_type, tr.request_number);
+  const { result, snapshot } = readFound(raw, tr.request_type, tr.request_number);
+  const now = deps.now?.() ?? new Date();
+  const decision = decideRequest(tr, result, now, deps.config.worker);
+  let recorded = false;
+  await deps.db.transaction().execute(async (tx) => {
+    await lockLease(tx, 'tracking_requests', tr.id, deps.owner);
+    const done = {
+      lease_owner: null,
+      lease_expires_at: null,
+      last_attempt_at: now,
+      updated_at: sql<Date>`now()`,
+    };
+    const event = (name: string, shipmentId: string | null = null) =>
+      recordDomainEvents(tx, [
+        {
+          event: name,
+          account_id: tr.account_id,
+          tracking_request_id: tr.id,
+          shipment_id: shipmentId,
+          reference_type: 'tracking_request',
+          reference_id: tr.id,
+        },
+      ]);
+    switch (decision.kind) {
+      case 'fail':
+        await tx
+          .updateTable('tracking_requests')
+          .set({
+            ...done,
+            status: 'failed',
+            failed_reason: decision.reason,
+            is_retrying: false,
+            next_attempt_at: null,
+          })
+          .where('id', '=', tr.id)
+          .execute();
+        await event('tracking_request.failed');
+        recorded = true;
+        return;
+      case 'retry':
+        await tx
+          .updateTable('tracking_requests')
+          .set({
+            ...done,
+            failed_reason: decision.reason,
+            is_retrying: true,
+            retry_count: decision.retryCount,
+            next_attempt_at: decision.nextAttemptAt,
+          })
+          .where('id', '=', tr.id)
+          .execute();
+        return;
+      case 'await_manifest':
+        await tx
+          .updateTable('tracking_requests')
+          .set({
+            ...done,
+            status: 'awaiting_manifest',
+            failed_reason: null,
+            is_retrying: false,
+            next_attempt_at: decision.nextAttemptAt,
+            awaiting_manifest_since: decision.firstTime ? now : undefined,
+          })
+          .where('id', '=', tr.id)
+          .execute();
+        if (decision.firstTime) {
+          await event('tracking_request.awaiting_manifest');
+          recorded = true;
+        }
+        return;
+      case 'succeed': {
+        const shipmentId = await linkShipment(tx, tr);
+        await tx
+          .updateTable('tracking_requests')
+          .set({
+            ...done,
+            status: 'created',
+            shipment_id: shipmentId.id,
+            failed_reason: null,
+            is_retrying: false,
+            next_attempt_at: null,
+          })
+          .where('id', '=', tr.id)
+          .execute();
+        await event('tracking_request.succeeded', shipmentId.id);
+        await applySnapshot(tx, deps, {
+          accountId: tr.account_id,
+          shipmentId: shipmentId.id,
+          trackingRequestId: tr.id,
+          initial: shipmentId.created,
+          snapshot: snapshot!,
+          raw: recordsOf(raw),
+          fingerprint:
+            raw.kind === 'found' ? answerFingerprint(raw.snapshot, tr.request_type, tr.request_number) : null,
+          now,
+        });
+        recorded = true;
+        return;
+      }
+    }
+  });
+  if (recorded) deps.onDomainEvents?.();
+}
+
+/** The account's shipment for this number: created, or reused (and resumed) from an earlier request. */
+async function linkShipment(tx: Kysely<DB>, tr: ClaimedRequest): Promise<{ id: string; created: boolean }> {
+  const existing = await tx
+    .selectFrom('shipments')
+    .select(['id', 'line_tracking_stopped_at'])
+    .where('account_id', '=', tr.account_id)
+    .where('scac', '=', tr.scac)
+    .where('normalized_number', '=', tr.request_number)
+    .forUpdate()
+    .executeTakeFirst();
+  if (existing) {
+    await tx
+      .updateTable('shipments')
+      .set({
+        ref_numbers: sql<string[]>`array(select distinct unnest(ref_numbers || ${tr.ref_numbers}::text[]))`,
+        tags: sql<string[]>`array(select distinct unnest(tags || ${tr.shipment_tags}::text[]))`,
+        line_tracking_stopped_at: null,
+        line_tracking_stopped_reason: null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', existing.id)
+      .execute();
+    return { id: existing.id, created: false };
+  }
+  const id = randomUUID();
+  await tx
+    .insertInto('shipments')
+    .values({
+      id,
+      account_id: tr.account_id,
+      scac: tr.scac,
+      request_type: tr.request_type,
+      normalized_number: tr.request_number,
+      bill_of_lading_number: tr.request_number,
+      ref_numbers: tr.ref_numbers,
+      tags: tr.shipment_tags,
+    })
+    .execute();
+  return { id, created: true };
+}
