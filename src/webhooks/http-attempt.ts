@@ -165,9 +165,8 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
       return failed(timedOut ? 'timeout' : classifyError(err));
     }
     const status = res.statusCode;
-    let excerpt: string | null = null;
-    if (input.internal) res.body.destroy();
-    else excerpt = await readExcerpt(res.body, maxExcerpt);
+    // Internal: read nothing worth keeping (a 0-byte excerpt only ends the body cleanly), keep null.
+    const excerpt = await readExcerpt(res.body, input.internal ? 0 : maxExcerpt);
     const ok = ACK_STATUSES.has(status);
     let error: string | null = null;
     if (!ok) error = status >= 300 && status < 400 ? 'redirect_not_followed' : `http_${status}`;
@@ -179,7 +178,7 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
       error,
       durationMs: elapsed(),
       retryAfterMs,
-      responseExcerpt: excerpt,
+      responseExcerpt: input.internal ? null : excerpt,
       gone: status === 410,
     };
   } finally {
