@@ -26,13 +26,14 @@ export function readers(env: Env, problems: string[]) {
     }
     return v;
   };
-  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number => {
+  // `label` names the variable in messages when a command-line flag can also set it.
+  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER, label = name): number => {
     const v = raw(name);
     if (v === undefined) return def;
     // Digits only: Number() would also take "0x10", "1e3" and " 12 ", which are more likely mistakes.
     const n = /^\s*-?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer between ${min} and ${max}, got "${v}"`);
+      problems.push(`${label} must be an integer between ${min} and ${max}, got "${v}"`);
       return def;
     }
     return n;
@@ -47,11 +48,11 @@ export function readers(env: Env, problems: string[]) {
     problems.push(`${name} must be true or false, got "${v}"`);
     return def;
   };
-  const oneOf = <T extends string>(name: string, def: T, values: readonly T[]): T => {
+  const oneOf = <T extends string>(name: string, def: T, values: readonly T[], label = name): T => {
     const v = raw(name);
     if (v === undefined) return def;
     if (!(values as readonly string[]).includes(v)) {
-      problems.push(`${name} must be one of ${values.join(', ')}, got "${v}"`);
+      problems.push(`${label} must be one of ${values.join(', ')}, got "${v}"`);
       return def;
     }
     return v as T;

@@ -310,7 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
   const metricsMode = oneOf('METRICS', 'open', ['off', 'open', 'token'] as const);
   const metricsToken = env.METRICS_TOKEN || null;
   if (metricsMode === 'token' && !metricsToken) problems.push('METRICS=token needs METRICS_TOKEN');
-  const apiProcesses = int('API_PROCESSES', 1, 1, 64);
+  const apiProcesses = int('API_PROCESSES', 1, 1, 64, 'API_PROCESSES / --processes');
   if (apiProcesses > 1 && !databaseUrl) {
     problems.push(
       'API_PROCESSES (--processes) above 1 needs DATABASE_URL: embedded PGlite is a single-process database',
@@ -356,7 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     carriersConfig,
     carriers,
-    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const),
+    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const, 'ROLE / --role'),
     apiProcesses,
     metricsPort: optionalInt('METRICS_PORT', 1, 65535),
     worker: {

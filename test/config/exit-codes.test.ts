@@ -59,7 +59,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ RATE_LIMIT_BATCH_MAX: '0x10' }, /RATE_LIMIT_BATCH_MAX must be an integer/],
   [{ RESPONSE_CACHE_MB: '99999' }, /RESPONSE_CACHE_MB must be an integer between 0 and 4096/],
   [{ RESPONSE_CACHE_TTL_MS: '0' }, /RESPONSE_CACHE_TTL_MS must be an integer/],
-  [{ ROLE: 'boss' }, /ROLE must be one of api, worker, all/],
+  [{ ROLE: 'boss' }, /ROLE \/ --role must be one of api, worker, all/],
   [{ WORKER_POLL_INTERVAL_MS: '0' }, /WORKER_POLL_INTERVAL_MS must be an integer/],
   [{ WORKER_LEASE_MS: '5' }, /WORKER_LEASE_MS must be an integer between 10/],
   [{ WORKER_CONCURRENCY: '1001' }, /WORKER_CONCURRENCY must be an integer between 1 and 1000/],
@@ -94,7 +94,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ WEBHOOK_SECRET_GRACE_MS: '1d' }, /WEBHOOK_SECRET_GRACE_MS must be an integer/],
   [{ METRICS: 'maybe' }, /METRICS must be one of off, open, token/],
   [{ METRICS: 'token' }, /METRICS=token needs METRICS_TOKEN/],
-  [{ API_PROCESSES: '0' }, /API_PROCESSES must be an integer between 1 and 64/],
+  [{ API_PROCESSES: '0' }, /API_PROCESSES \/ --processes must be an integer between 1 and 64/],
   [{ API_PROCESSES: '2' }, /API_PROCESSES \(--processes\) above 1 needs DATABASE_URL/],
   [{ METRICS_PORT: '99999' }, /METRICS_PORT must be an integer between 1 and 65535/],
   [{ CARRIERS_CONFIG: join(dir, 'missing.yaml') }, /CARRIERS_CONFIG .*missing\.yaml: cannot read the file/],
@@ -205,8 +205,11 @@ describe('configuration errors exit 2 naming the variable', () => {
 
   test('the flags of npm start are validated like their variables', async () => {
     const cases: [string[], RegExp][] = [
-      [['--role', 'boss'], /ROLE must be one of api, worker, all, got "boss"/],
-      [['--processes', 'many'], /API_PROCESSES must be an integer between 1 and 64, got "many"/],
+      [['--role', 'boss'], /ROLE \/ --role must be one of api, worker, all, got "boss"/],
+      [
+        ['--processes', 'many'],
+        /API_PROCESSES \/ --processes must be an integer between 1 and 64, got "many"/,
+      ],
       [['--bogus'], /Unknown option '--bogus'[\s\S]*Usage: npm start/],
     ];
     const runs = await pool(cases, 3, ([args]) => run(['src/main.ts', ...args], {}));
