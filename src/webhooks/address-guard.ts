@@ -284,6 +284,8 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
           allowH2: false,
           lookup: lookupFor(port),
         } as buildConnector.BuildOptions);
+        // Ports come from client-chosen URLs: keep the map bounded (evicting drops TLS sessions only).
+        if (bases.size >= 256) bases.delete(bases.keys().next().value!);
         bases.set(port, base);
       }
       return base;
