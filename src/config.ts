@@ -356,7 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     carriersConfig,
     carriers,
-    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const, 'ROLE / --role'),
+    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const, '--role / ROLE'),
     apiProcesses,
     metricsPort: optionalInt('METRICS_PORT', 1, 65535),
     worker: {

@@ -59,7 +59,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ RATE_LIMIT_BATCH_MAX: '0x10' }, /RATE_LIMIT_BATCH_MAX must be an integer/],
   [{ RESPONSE_CACHE_MB: '99999' }, /RESPONSE_CACHE_MB must be an integer between 0 and 4096/],
   [{ RESPONSE_CACHE_TTL_MS: '0' }, /RESPONSE_CACHE_TTL_MS must be an integer/],
-  [{ ROLE: 'boss' }, /ROLE \/ --role must be one of api, worker, all/],
+  [{ ROLE: 'boss' }, /--role \/ ROLE must be one of api, worker, all/],
   [{ WORKER_POLL_INTERVAL_MS: '0' }, /WORKER_POLL_INTERVAL_MS must be an integer/],
   [{ WORKER_LEASE_MS: '5' }, /WORKER_LEASE_MS must be an integer between 10/],
   [{ WORKER_CONCURRENCY: '1001' }, /WORKER_CONCURRENCY must be an integer between 1 and 1000/],
@@ -205,7 +205,7 @@ describe('configuration errors exit 2 naming the variable', () => {
 
   test('the flags of npm start are validated like their variables', async () => {
     const cases: [string[], RegExp][] = [
-      [['--role', 'boss'], /ROLE \/ --role must be one of api, worker, all, got "boss"/],
+      [['--role', 'boss'], /--role \/ ROLE must be one of api, worker, all, got "boss"/],
       [
         ['--processes', 'many'],
         /API_PROCESSES \/ --processes must be an integer between 1 and 64, got "many"/,
