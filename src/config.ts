@@ -1,3 +1,7 @@
+import ipaddr from 'ipaddr.js';
+import { type CarrierConfigEntry, CarrierConfigError, loadCarriersConfigFile } from './carriers/config.ts';
+import { dirProblem, readers } from './config-readers.ts';
+import { parseAllowlist } from './webhooks/allowlist.ts';
 import { parseScheduleConfig } from './webhooks/schedule.ts';
 
 // All configuration comes from environment variables, validated once at start. Each entry
@@ -23,7 +27,13 @@ export interface Config {
   /** In-process cache of GET responses and API keys, kept fresh by the database change feed. */
   cache: { responseMaxBytes: number; ttlMs: number };
   carriersConfig: string | null;
+  /** The validated contents of CARRIERS_CONFIG (empty when unset). */
+  carriers: CarrierConfigEntry[];
   role: 'api' | 'worker' | 'all';
+  /** API processes sharing the port (API_PROCESSES / --processes). */
+  apiProcesses: number;
+  /** Where a worker beside forked API processes serves /metrics and /healthz. */
+  metricsPort: number | null;
   worker: {
     pollIntervalMs: number;
     leaseMs: number;
@@ -213,12 +223,13 @@ export const SETTINGS: Setting[] = [
   {
     name: 'WEBHOOK_ALLOWLIST',
     default: '(empty)',
-    description: 'Comma list of CIDRs or host names webhooks may reach even if private/loopback.',
+    description:
+      'Comma list of receivers webhooks may reach even if private/loopback: ADDRESS, CIDR or HOST, each optionally with :PORT (IPv6 in brackets: [::1]:9000, [fd00::/8]:443); with a port only that port is open. Their answer bodies are never stored or shown.',
   },
   {
     name: 'WEBHOOK_SOURCE_IPS',
     default: '(empty)',
-    description: 'Comma list of addresses deliveries come from, served at GET /v2/webhooks/ips.',
+    description: 'Comma list of addresses (or CIDRs) deliveries come from, served at GET /v2/webhooks/ips.',
   },
   {
     name: 'WEBHOOK_RETRY_SCHEDULE',
@@ -270,48 +281,17 @@ export const SETTINGS: Setting[] = [
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const str = (name: string, def: string) => env[name] ?? def;
-  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-      return def;
-    }
-    return n;
-  };
-  const bool = (name: string, def: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-    problems.push(`${name} must be true or false, got "${raw}"`);
-    return def;
-  };
-  const oneOf = <T extends string>(name: string, def: T, values: readonly T[]): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return def;
-    if (!(values as readonly string[]).includes(raw)) {
-      problems.push(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
-      return def;
-    }
-    return raw as T;
-  };
-  const csv = (name: string): string[] =>
-    (env[name] ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  const { str, int, optionalInt, bool, oneOf, csv, headerName, hostName, origin, url } = readers(
+    env,
+    problems,
+  );
 
-  const databaseUrl = env.DATABASE_URL || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must start with postgres:// or postgresql://');
-  }
-  const publicBaseUrl = env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : null;
-  if (publicBaseUrl && !/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
-    problems.push(`PUBLIC_BASE_URL must be an origin like https://track.example.com, got "${publicBaseUrl}"`);
-  }
+  const dbUrl = url('DATABASE_URL', ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db', true);
+  const databaseUrl = dbUrl ? env.DATABASE_URL!.trim() : null;
+  const publicBaseUrl = origin('PUBLIC_BASE_URL', 'https://track.example.com');
+  const dataDir = str('DATA_DIR', './data');
+  if (!databaseUrl) dirProblem('DATA_DIR', dataDir, problems);
+  const host = hostName('HOST', '0.0.0.0');
   let retryScheduleMs: number[] = [];
   try {
     retryScheduleMs = parseScheduleConfig(
@@ -320,14 +300,35 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (err) {
     problems.push(`WEBHOOK_RETRY_SCHEDULE: ${(err as Error).message}`);
   }
+  const allowlist = csv('WEBHOOK_ALLOWLIST');
+  for (const p of parseAllowlist(allowlist).problems) problems.push(`WEBHOOK_ALLOWLIST ${p}`);
+  const sourceIps = csv('WEBHOOK_SOURCE_IPS', (ip) =>
+    ipaddr.IPv4.isValidFourPartDecimal(ip) || ipaddr.IPv6.isValid(ip) || ipaddr.isValidCIDR(ip)
+      ? null
+      : 'not an IP address or CIDR',
+  );
   const metricsMode = oneOf('METRICS', 'open', ['off', 'open', 'token'] as const);
   const metricsToken = env.METRICS_TOKEN || null;
   if (metricsMode === 'token' && !metricsToken) problems.push('METRICS=token needs METRICS_TOKEN');
+  const apiProcesses = int('API_PROCESSES', 1, 1, 64, 'API_PROCESSES / --processes');
+  if (apiProcesses > 1 && !databaseUrl) {
+    problems.push(
+      'API_PROCESSES (--processes) above 1 needs DATABASE_URL: embedded PGlite is a single-process database',
+    );
+  }
+  const carriersConfig = str('CARRIERS_CONFIG', '') || null;
+  let carriers: CarrierConfigEntry[] = [];
+  try {
+    carriers = carriersConfig ? loadCarriersConfigFile(carriersConfig, env) : [];
+  } catch (err) {
+    if (!(err instanceof CarrierConfigError)) throw err;
+    for (const p of err.problems) problems.push(`CARRIERS_CONFIG ${carriersConfig}: ${p}`);
+  }
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
-    host: str('HOST', '0.0.0.0'),
-    dataDir: str('DATA_DIR', './data'),
+    host,
+    dataDir,
     databaseUrl,
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
     logLevel: oneOf('LOG_LEVEL', 'info', [
@@ -353,8 +354,11 @@ export function loadConfig(env: Env = process.env): Config {
       responseMaxBytes: int('RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
       ttlMs: int('RESPONSE_CACHE_TTL_MS', 60_000, 1, 3_600_000),
     },
-    carriersConfig: env.CARRIERS_CONFIG || null,
-    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const),
+    carriersConfig,
+    carriers,
+    role: oneOf('ROLE', 'all', ['api', 'worker', 'all'] as const, '--role / ROLE'),
+    apiProcesses,
+    metricsPort: optionalInt('METRICS_PORT', 1, 65535),
     worker: {
       pollIntervalMs: int('WORKER_POLL_INTERVAL_MS', 1000, 1),
       leaseMs: int('WORKER_LEASE_MS', 120_000, 10),
@@ -370,10 +374,10 @@ export function loadConfig(env: Env = process.env): Config {
       noUpdatesWindowMs: int('STOP_NO_UPDATES_WINDOW_MS', 56 * 86_400_000, 1),
     },
     webhooks: {
-      signatureHeader: str('WEBHOOK_SIGNATURE_HEADER', 'X-SERVICE-Webhook-Signature'),
+      signatureHeader: headerName('WEBHOOK_SIGNATURE_HEADER', 'X-SERVICE-Webhook-Signature'),
       allowHttp: bool('WEBHOOK_ALLOW_HTTP', false),
-      allowlist: csv('WEBHOOK_ALLOWLIST'),
-      sourceIps: csv('WEBHOOK_SOURCE_IPS'),
+      allowlist,
+      sourceIps,
       retryScheduleMs,
       connectTimeoutMs: int('WEBHOOK_CONNECT_TIMEOUT_MS', 5000, 1),
       totalTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15000, 1),

@@ -3,7 +3,6 @@ import { parseArgs } from 'node:util';
 import { ensureDefaultAccount } from './accounts/service.ts';
 import { buildApp, buildOpsServer } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
-import { CarrierConfigError, loadCarriersConfig } from './carriers/config.ts';
 import { buildCarrierRegistry } from './carriers/registry.ts';
 import type { Engine } from './engine/start.ts';
 import { createMetrics } from './metrics.ts';
@@ -14,38 +13,29 @@ import { startWorker } from './worker.ts';
 //   worker: monitors carriers and delivers webhooks
 //   all:    both (default); with --processes N the API runs in N child processes and this
 //           process runs the worker.
-const { values } = parseArgs({
-  options: { role: { type: 'string' }, processes: { type: 'string' } },
-  allowPositionals: false,
-});
-if (values.role) process.env.ROLE = values.role;
-if (values.processes) process.env.API_PROCESSES = values.processes;
-const processes = Number(process.env.API_PROCESSES ?? '1');
-if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
-  process.stderr.write(`--processes must be an integer from 1 to 64, got "${process.env.API_PROCESSES}"\n`);
-  process.exit(2);
-}
-
-const isApiChild = cluster.isWorker;
-const { config, log, database } = await bootstrap(isApiChild ? { ...process.env, ROLE: 'api' } : process.env);
-
-if (processes > 1 && !config.databaseUrl) {
+let values: { role?: string; processes?: string };
+try {
+  ({ values } = parseArgs({
+    options: { role: { type: 'string' }, processes: { type: 'string' } },
+    allowPositionals: false,
+  }));
+} catch (err) {
+  // A usage error, not a crash: no stack trace.
   process.stderr.write(
-    'Embedded PGlite is a single-process database: --processes needs DATABASE_URL (a PostgreSQL server).\n',
+    `${(err as Error).message}\nUsage: npm start [-- --role api|worker|all] [--processes N]\n`,
   );
   process.exit(2);
 }
+// The flags override their variables (ROLE, API_PROCESSES); every value is validated by loadConfig,
+// and any configuration error (CARRIERS_CONFIG's contents included) exits 2 before the database opens.
+const env = { ...process.env };
+if (values.role !== undefined) env.ROLE = values.role;
+if (values.processes !== undefined) env.API_PROCESSES = values.processes;
 
-let carriers: ReturnType<typeof buildCarrierRegistry>;
-try {
-  carriers = buildCarrierRegistry(loadCarriersConfig(process.env));
-} catch (err) {
-  if (err instanceof CarrierConfigError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(2);
-  }
-  throw err;
-}
+const isApiChild = cluster.isWorker;
+const { config, log, database } = await bootstrap(isApiChild ? { ...env, ROLE: 'api' } : env);
+const processes = isApiChild ? 1 : config.apiProcesses;
+const carriers = buildCarrierRegistry(config.carriers);
 
 const forkApi = processes > 1 && cluster.isPrimary && config.role !== 'worker';
 const runApi = config.role !== 'worker' && !forkApi;
@@ -112,12 +102,7 @@ const app = runApi ? await buildApp(ctx, { logger: log }) : undefined;
 if (app) await app.listen({ port: config.port, host: config.host });
 // A worker-only process still answers /healthz, /readyz and /metrics, on PORT (role worker) or
 // METRICS_PORT (the worker beside forked API processes).
-const opsPort =
-  config.role === 'worker'
-    ? config.port
-    : forkApi && process.env.METRICS_PORT
-      ? Number(process.env.METRICS_PORT)
-      : null;
+const opsPort = config.role === 'worker' ? config.port : forkApi ? config.metricsPort : null;
 const ops = opsPort !== null ? await buildOpsServer(config, database, metrics) : undefined;
 if (ops && opsPort !== null) await ops.listen({ port: opsPort, host: config.host });
 log.info({ role: isApiChild ? 'api (cluster child)' : config.role, processes }, 'started');

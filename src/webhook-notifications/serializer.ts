@@ -21,7 +21,12 @@ const AttemptSchema = Type.Object({
   error: Nullable(Type.String({ description: 'e.g. http_500, timeout, connection_refused.' })),
   duration_ms: Type.Integer(),
   response_excerpt: Type.Optional(
-    Nullable(Type.String({ description: 'Start of the answer body (single notification only).' })),
+    Nullable(
+      Type.String({
+        description:
+          'Start of the answer body (single notification only); always null for receivers that are not at public addresses (reached through WEBHOOK_ALLOWLIST).',
+      }),
+    ),
   ),
 });
 

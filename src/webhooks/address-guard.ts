@@ -6,6 +6,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { addressAllowed, hostAllowed, parseAllowlist } from './allowlist.ts';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [IP, number];
@@ -142,7 +143,8 @@ export type UrlCheck =
 
 export interface AddressPolicyOptions {
   allowHttp: boolean;
-  /** CIDRs ("127.0.0.0/8", "::1/128"), single addresses, or hostnames (allowed whatever they resolve to). */
+  /** WEBHOOK_ALLOWLIST entries (see allowlist.ts): CIDRs ("127.0.0.0/8", "[::1]/128"), single addresses,
+   * or hostnames (allowed whatever they resolve to), each optionally with ":PORT". */
   allowlist: string[];
   /** DNS resolution; tests inject one. Default: dns.lookup with all addresses. */
   resolve?: Resolver;
@@ -153,54 +155,61 @@ export interface AddressPolicyOptions {
 export interface AddressPolicy {
   readonly allowHttp: boolean;
   checkUrl(url: string): Promise<UrlCheck>;
-  /** 'allowed' or the reason `ip`, reached under `hostname`, is refused. */
-  checkAddress(ip: string, hostname?: string): string;
+  /** 'allowed' or the reason `ip`, reached under `hostname` on `port`, is refused. Without a port only
+   * allowlist entries without one apply. */
+  checkAddress(ip: string, hostname?: string, port?: number): string;
   /** An undici connector enforcing the policy on every connection it opens. */
   connector(opts: { timeoutMs: number }): buildConnector.connector;
   /** A guarded Agent built with the options' connect timeout and per-origin connection bound. */
   readonly dispatcher: Agent;
+  /**
+   * How to reach `url`: receivers at public addresses go through an Agent that refuses every non-public
+   * address (so a DNS answer that changes to an allowlisted internal one fails instead of being read);
+   * the rest (reachable only through the allowlist) are `internal`, and their answers must not be shown.
+   */
+  route(url: string): Promise<{ dispatcher: Agent; internal: boolean }>;
 }
 
 const defaultResolve: Resolver = (hostname) => dnsLookup(hostname, { all: true, order: 'verbatim' });
 
-const normHost = (h: string): string => h.toLowerCase().replace(/\.$/, '');
+/** The port a URL (or undici's connect options) reaches: the explicit one, else the scheme's default. */
+function portOf(protocol: string, port: string | number | undefined): number {
+  if (port !== undefined && port !== '') return Number(port);
+  return protocol === 'http:' ? 80 : 443;
+}
 
 export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
-  const ranges: Range[] = [];
-  const hosts = new Set<string>();
-  for (const entry of opts.allowlist.map((e) => e.trim()).filter(Boolean)) {
-    if (ipaddr.isValidCIDR(entry)) ranges.push(ipaddr.parseCIDR(entry));
-    else if (ipaddr.isValid(entry)) {
-      const a = ipaddr.parse(entry);
-      ranges.push([a, a.kind() === 'ipv4' ? 32 : 128]);
-    } else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(entry)) {
-      hosts.add(normHost(entry));
-    } else throw new Error(`address allowlist entry "${entry}" is neither a CIDR, an address nor a hostname`);
-  }
+  const { entries, problems } = parseAllowlist(opts.allowlist);
+  // Config validation reports these by name first (exit 2); this guards other callers.
+  if (problems.length > 0) throw new Error(`address allowlist: ${problems.join('; ')}`);
   const resolve = opts.resolve ?? defaultResolve;
 
-  const allowlisted = (ip: string): boolean => {
+  const forms = (ip: string): IP[] => {
     const a = parseIp(ip);
-    if (!a) return false;
+    if (!a) return [];
     // An IPv4 entry also covers the mapped form ::ffff:a.b.c.d of its addresses.
-    const forms = [a];
     if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress()) {
-      forms.push((a as ipaddr.IPv6).toIPv4Address());
+      return [a, (a as ipaddr.IPv6).toIPv4Address()];
     }
-    return ranges.some((r) => forms.some((f) => f.kind() === r[0].kind() && f.match(r)));
+    return [a];
   };
+  const anyPort = entries.map((e) => ({ ...e, port: null }));
 
-  const checkAddress = (ip: string, hostname?: string): string => {
-    if (hostname !== undefined && hosts.has(normHost(hostname))) return 'allowed';
+  const checkAddress = (ip: string, hostname?: string, port?: number): string => {
+    if (hostname !== undefined && hostAllowed(entries, hostname, port)) return 'allowed';
     const reason = classifyAddress(ip);
-    return reason === 'public' || allowlisted(ip) ? 'allowed' : reason;
+    if (reason === 'public' || addressAllowed(entries, forms(ip), port)) return 'allowed';
+    // Allowlisted on other ports only: say so, it is the operator's likely question.
+    const otherPort =
+      (hostname !== undefined && hostAllowed(anyPort, hostname)) || addressAllowed(anyPort, forms(ip));
+    return otherPort ? `${reason}, port ${port ?? '(unknown)'} not allowlisted` : reason;
   };
 
   // Resolves and refuses if ANY answer is blocked: a mixed answer is exactly what a rebinding attacker sends.
-  const resolveChecked = async (hostname: string): Promise<ResolvedAddress[]> => {
+  const resolveChecked = async (hostname: string, port: number): Promise<ResolvedAddress[]> => {
     const found = await resolve(hostname);
     for (const { address } of found) {
-      const verdict = checkAddress(address, hostname);
+      const verdict = checkAddress(address, hostname, port);
       if (verdict !== 'allowed') throw new BlockedAddressError(verdict, address, hostname);
     }
     return found;
@@ -224,15 +233,16 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!host) return { ok: false, reason: 'invalid_url', detail: 'no host' };
+    const port = portOf(url.protocol, url.port);
     if (isIP(host)) {
-      const verdict = checkAddress(host, host);
+      const verdict = checkAddress(host, host, port);
       return verdict === 'allowed'
         ? { ok: true }
         : { ok: false, reason: 'blocked_address', detail: `${host}: ${verdict}` };
     }
-    if (hosts.has(normHost(host))) return { ok: true };
+    if (hostAllowed(entries, host, port)) return { ok: true };
     try {
-      const found = await resolveChecked(host);
+      const found = await resolveChecked(host, port);
       if (found.length === 0) return { ok: false, reason: 'dns_error', detail: `${host}: no address` };
       return { ok: true };
     } catch (err) {
@@ -245,38 +255,79 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
   }
 
   function connector({ timeoutMs }: { timeoutMs: number }): buildConnector.connector {
-    // net.connect calls this for host names (never for IP literals, which are checked below).
-    const lookup = (
-      hostname: string,
-      o: { family?: number | string; all?: boolean },
-      cb: (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void,
-    ): void => {
-      resolveChecked(hostname).then((found) => {
-        const fam = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : Number(o.family ?? 0);
-        const list = fam === 4 || fam === 6 ? found.filter((a) => a.family === fam) : found;
-        const first = list[0];
-        if (!first) {
-          return cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-        }
-        if (o.all) cb(null, list);
-        else cb(null, first.address, first.family);
-      }, cb);
+    // net.connect calls this for host names (never for IP literals, which are checked below). It cannot
+    // see the port, so there is one base connector (and lookup) per port dialled.
+    const lookupFor =
+      (port: number) =>
+      (
+        hostname: string,
+        o: { family?: number | string; all?: boolean },
+        cb: (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void,
+      ): void => {
+        resolveChecked(hostname, port).then((found) => {
+          const fam = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : Number(o.family ?? 0);
+          const list = fam === 4 || fam === 6 ? found.filter((a) => a.family === fam) : found;
+          const first = list[0];
+          if (!first) {
+            return cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+          }
+          if (o.all) cb(null, list);
+          else cb(null, first.address, first.family);
+        }, cb);
+      };
+    const bases = new Map<number, buildConnector.connector>();
+    const baseFor = (port: number): buildConnector.connector => {
+      let base = bases.get(port);
+      if (!base) {
+        base = buildConnector({
+          timeout: timeoutMs,
+          allowH2: false,
+          lookup: lookupFor(port),
+        } as buildConnector.BuildOptions);
+        // Ports come from client-chosen URLs: keep the map bounded (evicting drops TLS sessions only).
+        if (bases.size >= 256) bases.delete(bases.keys().next().value!);
+        bases.set(port, base);
+      }
+      return base;
     };
-    const base = buildConnector({
-      timeout: timeoutMs,
-      allowH2: false,
-      lookup,
-    } as buildConnector.BuildOptions);
     return (options, callback) => {
       const fail = (reason: string, address: string | null) =>
         queueMicrotask(() => callback(new BlockedAddressError(reason, address, options.hostname), null));
       if (options.protocol === 'http:' && !opts.allowHttp) return fail('insecure_scheme', null);
-      if (isIP(options.hostname)) {
-        const verdict = checkAddress(options.hostname, options.hostname);
-        if (verdict !== 'allowed') return fail(verdict, options.hostname);
+      const port = portOf(options.protocol, options.port);
+      const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+      if (isIP(host)) {
+        const verdict = checkAddress(host, host, port);
+        if (verdict !== 'allowed') return fail(verdict, host);
       }
-      base(options, callback);
+      baseFor(port)(options, callback);
     };
+  }
+
+  // Receivers at public addresses are reached through a policy without the allowlist, so that only
+  // `internal` answers can come from an allowlisted address, whatever DNS says between check and connect.
+  let publicOnly: AddressPolicy | undefined;
+  async function route(raw: string): Promise<{ dispatcher: Agent; internal: boolean }> {
+    if (entries.length === 0) return { dispatcher: policy.dispatcher, internal: false };
+    publicOnly ??= createAddressPolicy({ ...opts, allowlist: [] });
+    const internal = { dispatcher: policy.dispatcher, internal: true };
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return internal;
+    }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const publicRoute = { dispatcher: publicOnly.dispatcher, internal: false };
+    if (isIP(host)) return classifyAddress(host) === 'public' ? publicRoute : internal;
+    if (hostAllowed(entries, host, portOf(url.protocol, url.port))) return internal;
+    try {
+      const found = await resolve(host);
+      if (found.length > 0 && found.every((a) => classifyAddress(a.address) === 'public')) return publicRoute;
+    } catch {
+      // Unresolvable: the attempt fails on its own; nothing to show either way.
+    }
+    return internal;
   }
 
   let agent: Agent | undefined;
@@ -285,6 +336,7 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
     checkUrl,
     checkAddress,
     connector,
+    route,
     // Lazy, so a policy used only for checkUrl never holds a connection pool.
     get dispatcher(): Agent {
       agent ??= createDispatcher(policy, {

@@ -390,7 +390,7 @@ export async function deliverNotification(
     url: webhook.url,
     body: bytes,
     headers,
-    dispatcher: deps.policy.dispatcher,
+    ...(await deps.policy.route(webhook.url)), // internal receivers: no response excerpt
     totalTimeoutMs: config.webhooks.totalTimeoutMs,
   });
 

@@ -19,7 +19,8 @@ export interface AttemptOutcome {
   durationMs: number;
   /** From Retry-After on 429 and 503 only. */
   retryAfterMs: number | null;
-  /** At most maxExcerptBytes of the response body (UTF-8, never a split character); null if no response. */
+  /** At most maxExcerptBytes of the response body (UTF-8, never a split character); null if no response
+   * or if the receiver is `internal`. */
   responseExcerpt: string | null;
   /** 410 Gone: the receiver asks us to stop (see shouldDeactivate). */
   gone: boolean;
@@ -37,6 +38,9 @@ export interface AttemptInput {
   totalTimeoutMs?: number;
   maxExcerptBytes?: number;
   userAgent?: string;
+  /** The receiver is reachable only through WEBHOOK_ALLOWLIST (AddressPolicy.route): its status and timing
+   * are kept, never its body, so the API cannot be used to read internal services. */
+  internal?: boolean;
 }
 
 // Headers a webhook configuration must not set: they would corrupt framing or are rejected by undici.
@@ -161,7 +165,8 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
       return failed(timedOut ? 'timeout' : classifyError(err));
     }
     const status = res.statusCode;
-    const excerpt = await readExcerpt(res.body, maxExcerpt);
+    // Internal: read nothing worth keeping (a 0-byte excerpt only ends the body cleanly), keep null.
+    const excerpt = await readExcerpt(res.body, input.internal ? 0 : maxExcerpt);
     const ok = ACK_STATUSES.has(status);
     let error: string | null = null;
     if (!ok) error = status >= 300 && status < 400 ? 'redirect_not_followed' : `http_${status}`;
@@ -173,7 +178,7 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
       error,
       durationMs: elapsed(),
       retryAfterMs,
-      responseExcerpt: excerpt,
+      responseExcerpt: input.internal ? null : excerpt,
       gone: status === 410,
     };
   } finally {

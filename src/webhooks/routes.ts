@@ -372,9 +372,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           url,
           body,
           headers: signed,
-          dispatcher: getAddressPolicy(config).dispatcher,
+          ...(await getAddressPolicy(config).route(url)),
           totalTimeoutMs: config.webhooks.totalTimeoutMs,
-          maxExcerptBytes: 0,
+          maxExcerptBytes: 0, // the answer body is never returned, whoever the receiver is
         });
         // What went on the wire (attemptDelivery sends lowercase names).
         const requestHeaders: Record<string, string> = {

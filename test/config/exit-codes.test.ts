@@ -1,0 +1,230 @@
+// Configuration errors: the real processes (`npm start` = src/main.ts, and the CLI) exit with status 2 and a
+// message naming the variable (and, for CARRIERS_CONFIG, the file and the field's path), never a stack
+// trace, and before touching the database. One bad value per process, so each variable is proven named.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { SETTINGS } from '../../src/config.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'config-exit-'));
+const dataDir = join(dir, 'data'); // never created: a config error must exit before the database opens
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+const CARRIER = (over: Record<string, string> = {}) => {
+  const f = {
+    scac: 'MAEU',
+    adapter: 'dcsa-tnt-v2',
+    base_url: 'https://api.example.com/dcsa',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an env reference written into the YAML
+    key: '"${MAEU_KEY}"',
+    rpm: '60',
+    types: '[bill_of_lading]',
+    ...over,
+  };
+  return `- scac: ${f.scac}
+  adapter: ${f.adapter}
+  base_url: ${f.base_url}
+  auth: {type: headers, headers: {Consumer-Key: ${f.key}}}
+  requests_per_minute: ${f.rpm}
+  number_types: ${f.types}
+`;
+};
+
+/** [variables, what stderr must contain]. */
+const CASES: [Record<string, string>, RegExp][] = [
+  [{ PORT: 'abc' }, /PORT must be an integer .*"abc"/],
+  [{ PORT: '70000' }, /PORT must be an integer between 0 and 65535/],
+  [{ HOST: 'not a host' }, /HOST must be an IP address or a host name/],
+  [{ DATA_DIR: file('plain-file', 'x') }, /DATA_DIR: .*plain-file is not a directory/],
+  [{ DATABASE_URL: 'mysql://u:hunter2@db/x' }, /DATABASE_URL must start with postgres:\/\//],
+  [{ DATABASE_URL: 'postgres://[bad' }, /DATABASE_URL must be a URL/],
+  [{ DB_POOL_SIZE: '0' }, /DB_POOL_SIZE must be an integer between 1 and 1000/],
+  [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, .*"loud"/],
+  [{ PUBLIC_BASE_URL: 'ftp://x.example' }, /PUBLIC_BASE_URL must start with http:\/\/ or https:\/\//],
+  [{ PUBLIC_BASE_URL: 'https://x.example/app' }, /PUBLIC_BASE_URL must be an origin/],
+  [{ PUBLIC_BASE_URL: 'track.example.com' }, /PUBLIC_BASE_URL must be a URL/],
+  [{ BODY_LIMIT_BYTES: '1e6' }, /BODY_LIMIT_BYTES must be an integer .*"1e6"/],
+  [{ RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /RATE_LIMIT_CREATE_PER_MINUTE must be an integer/],
+  [{ RATE_LIMIT_DEFAULT_PER_MINUTE: '-5' }, /RATE_LIMIT_DEFAULT_PER_MINUTE must be an integer/],
+  [{ RATE_LIMIT_INFER_PER_MINUTE: 'many' }, /RATE_LIMIT_INFER_PER_MINUTE must be an integer/],
+  [{ RATE_LIMIT_REFRESH_PER_MINUTE: '1.5' }, /RATE_LIMIT_REFRESH_PER_MINUTE must be an integer/],
+  [{ RATE_LIMIT_BATCH_MAX: '0x10' }, /RATE_LIMIT_BATCH_MAX must be an integer/],
+  [{ RESPONSE_CACHE_MB: '99999' }, /RESPONSE_CACHE_MB must be an integer between 0 and 4096/],
+  [{ RESPONSE_CACHE_TTL_MS: '0' }, /RESPONSE_CACHE_TTL_MS must be an integer/],
+  [{ ROLE: 'boss' }, /--role \/ ROLE must be one of api, worker, all/],
+  [{ WORKER_POLL_INTERVAL_MS: '0' }, /WORKER_POLL_INTERVAL_MS must be an integer/],
+  [{ WORKER_LEASE_MS: '5' }, /WORKER_LEASE_MS must be an integer between 10/],
+  [{ WORKER_CONCURRENCY: '1001' }, /WORKER_CONCURRENCY must be an integer between 1 and 1000/],
+  [{ TRACKING_RETRY_BASE_MS: 'soon' }, /TRACKING_RETRY_BASE_MS must be an integer/],
+  [{ TRACKING_RETRY_MAX: '101' }, /TRACKING_RETRY_MAX must be an integer between 0 and 100/],
+  [{ AWAITING_MANIFEST_INTERVAL_MS: '0' }, /AWAITING_MANIFEST_INTERVAL_MS must be an integer/],
+  [{ AWAITING_MANIFEST_MAX_MS: '-1' }, /AWAITING_MANIFEST_MAX_MS must be an integer/],
+  [{ REFRESH_INTERVAL_MS: '6h' }, /REFRESH_INTERVAL_MS must be an integer/],
+  [{ REFRESH_NEAR_ARRIVAL_MS: '0' }, /REFRESH_NEAR_ARRIVAL_MS must be an integer/],
+  [{ STOP_ARRIVAL_WINDOW_MS: '0' }, /STOP_ARRIVAL_WINDOW_MS must be an integer/],
+  [{ STOP_FULL_OUT_WINDOW_MS: 'x' }, /STOP_FULL_OUT_WINDOW_MS must be an integer/],
+  [{ STOP_NO_UPDATES_WINDOW_MS: '0' }, /STOP_NO_UPDATES_WINDOW_MS must be an integer/],
+  [{ WEBHOOK_SIGNATURE_HEADER: 'Bad Header' }, /WEBHOOK_SIGNATURE_HEADER must be an HTTP header name/],
+  [{ WEBHOOK_ALLOW_HTTP: 'maybe' }, /WEBHOOK_ALLOW_HTTP must be true or false, got "maybe"/],
+  [{ WEBHOOK_ALLOWLIST: '127.0.0.1:99999' }, /WEBHOOK_ALLOWLIST entry "127.0.0.1:99999": port must be 1/],
+  [{ WEBHOOK_ALLOWLIST: '10.0.0.0/8,bad host!' }, /WEBHOOK_ALLOWLIST entry "bad host!": .*not a valid host/],
+  [{ WEBHOOK_ALLOWLIST: '10.0.0.0/33' }, /WEBHOOK_ALLOWLIST entry "10.0.0.0\/33": prefix length/],
+  [{ WEBHOOK_ALLOWLIST: '[::1' }, /WEBHOOK_ALLOWLIST entry "\[::1": unbalanced brackets/],
+  [{ WEBHOOK_ALLOWLIST: '[10.0.0.1]:80' }, /WEBHOOK_ALLOWLIST entry "\[10.0.0.1\]:80": .*not an IPv6/],
+  [{ WEBHOOK_ALLOWLIST: '::1:9000:x' }, /WEBHOOK_ALLOWLIST entry "::1:9000:x": .*not an IPv6/],
+  [{ WEBHOOK_ALLOWLIST: '10.0.0.300' }, /WEBHOOK_ALLOWLIST entry "10.0.0.300": .*not an IPv4/],
+  [{ WEBHOOK_ALLOWLIST: 'hooks.internal:' }, /WEBHOOK_ALLOWLIST entry "hooks.internal:": port must be/],
+  [{ WEBHOOK_ALLOWLIST: 'hooks.internal:0' }, /WEBHOOK_ALLOWLIST entry "hooks.internal:0": port must be/],
+  [{ WEBHOOK_SOURCE_IPS: '203.0.113.9,nope' }, /WEBHOOK_SOURCE_IPS entry "nope": not an IP address/],
+  [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE: /],
+  [{ WEBHOOK_CONNECT_TIMEOUT_MS: '0' }, /WEBHOOK_CONNECT_TIMEOUT_MS must be an integer/],
+  [{ WEBHOOK_TIMEOUT_MS: '0' }, /WEBHOOK_TIMEOUT_MS must be an integer/],
+  [{ WEBHOOK_CONCURRENCY: '0' }, /WEBHOOK_CONCURRENCY must be an integer/],
+  [{ WEBHOOK_PER_ENDPOINT_CONCURRENCY: '0' }, /WEBHOOK_PER_ENDPOINT_CONCURRENCY must be an integer/],
+  [{ WEBHOOK_DEACTIVATE_AFTER_MS: '0' }, /WEBHOOK_DEACTIVATE_AFTER_MS must be an integer/],
+  [{ WEBHOOK_DEACTIVATE_MIN_SPAN_MS: '-1' }, /WEBHOOK_DEACTIVATE_MIN_SPAN_MS must be an integer/],
+  [{ WEBHOOK_SECRET_GRACE_MS: '1d' }, /WEBHOOK_SECRET_GRACE_MS must be an integer/],
+  [{ METRICS: 'maybe' }, /METRICS must be one of off, open, token/],
+  [{ METRICS: 'token' }, /METRICS=token needs METRICS_TOKEN/],
+  [{ API_PROCESSES: '0' }, /API_PROCESSES \/ --processes must be an integer between 1 and 64/],
+  [{ API_PROCESSES: '2' }, /API_PROCESSES \(--processes\) above 1 needs DATABASE_URL/],
+  [{ METRICS_PORT: '99999' }, /METRICS_PORT must be an integer between 1 and 65535/],
+  [{ CARRIERS_CONFIG: join(dir, 'missing.yaml') }, /CARRIERS_CONFIG .*missing\.yaml: cannot read the file/],
+  [{ CARRIERS_CONFIG: file('bad.json', '[{"scac": ') }, /CARRIERS_CONFIG .*bad\.json: not valid JSON/],
+  [{ CARRIERS_CONFIG: file('bad.yaml', '- scac: [MAEU\n  adapter: x\n') }, /bad\.yaml: not valid YAML/],
+  [{ CARRIERS_CONFIG: file('map.yaml', 'scac: MAEU\n') }, /map\.yaml: must be a list of carrier/],
+  [
+    { CARRIERS_CONFIG: file('adapter.yaml', CARRIER({ adapter: 'soap-v1' })), MAEU_KEY: 'k' },
+    /adapter\.yaml: carriers\[0\] \(MAEU\)\.adapter: must be one of dcsa-tnt-v2, got "soap-v1"/,
+  ],
+  [
+    { CARRIERS_CONFIG: file('scac.yaml', CARRIER({ scac: 'M4EU' })), MAEU_KEY: 'k' },
+    /scac\.yaml: carriers\[0\] \(M4EU\)\.scac: required, 2 to 4 letters/,
+  ],
+  [
+    { CARRIERS_CONFIG: file('secret.yaml', CARRIER()) },
+    /secret\.yaml: carriers\[0\] \(MAEU\)\.auth\.headers\.Consumer-Key: environment variable MAEU_KEY is not set/,
+  ],
+  [
+    { CARRIERS_CONFIG: file('fields.yaml', CARRIER({ rpm: '-1', types: '[bol]' })), MAEU_KEY: 'k' },
+    /requests_per_minute: required, a number above 0[\s\S]*number_types\[0\]: must be one of/,
+  ],
+  [
+    { CARRIERS_CONFIG: file('url.json', '[{"scac":"MAEU","adapter":"dcsa-tnt-v2","base_url":"ftp://x"}]') },
+    /url\.json: carriers\[0\] \(MAEU\)\.base_url: must be an http or https URL[\s\S]*\.auth: required/,
+  ],
+];
+
+interface Run {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+}
+
+/** Runs a real process with a clean environment (nothing inherited but PATH), killed after 20 s. */
+function run(args: string[], env: Record<string, string>): Promise<Run> {
+  const base = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir };
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env }, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** Runs `items` through `fn`, `limit` at a time (the machine is shared: a bounded number of processes). */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
+  return out;
+}
+
+function assertConfigExit(r: Run, expected: RegExp, what: string) {
+  assert.equal(r.code, 2, `${what}: exit code ${r.code}\n${r.stderr}${r.stdout}`);
+  assert.match(r.stderr, expected, what);
+  assert.doesNotMatch(
+    r.stderr,
+    /\n\s+at .*\(|\bat file:|node:internal/,
+    `${what}: a stack trace\n${r.stderr}`,
+  );
+  assert.doesNotMatch(r.stderr, /hunter2/, `${what}: a password echoed`);
+}
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('configuration errors exit 2 naming the variable', () => {
+  test('every variable has a bad-value case', () => {
+    const covered = new Set(CASES.flatMap(([env]) => Object.keys(env)));
+    covered.add('METRICS_TOKEN'); // named by the METRICS=token case: any token string is valid
+    const missing = SETTINGS.map((s) => s.name).filter((n) => !covered.has(n));
+    assert.deepEqual(missing, [], `add a bad-value case for: ${missing.join(', ')}`);
+  });
+
+  test(`npm start (src/main.ts): ${CASES.length} bad values, one per process`, {
+    timeout: 240_000,
+  }, async () => {
+    const runs = await pool(CASES, 4, ([env]) => run(['src/main.ts'], env));
+    runs.forEach((r, i) => {
+      const [env, expected] = CASES[i]!;
+      assertConfigExit(r, expected, JSON.stringify(env));
+    });
+    assert.deepEqual(readdirSync(dir).includes('data'), false, 'the database was never opened');
+  });
+
+  test('every problem of one configuration is reported at once', async () => {
+    const r = await run(['src/main.ts'], { PORT: 'x', WEBHOOK_ALLOWLIST: 'a b', METRICS: 'no' });
+    assertConfigExit(r, /Invalid configuration:/, 'several');
+    for (const name of ['PORT', 'WEBHOOK_ALLOWLIST', 'METRICS'])
+      assert.match(r.stderr, new RegExp(`- ${name}\\b`));
+  });
+
+  test('the flags of npm start are validated like their variables', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--role', 'boss'], /--role \/ ROLE must be one of api, worker, all, got "boss"/],
+      [
+        ['--processes', 'many'],
+        /API_PROCESSES \/ --processes must be an integer between 1 and 64, got "many"/,
+      ],
+      [['--bogus'], /Unknown option '--bogus'[\s\S]*Usage: npm start/],
+    ];
+    const runs = await pool(cases, 3, ([args]) => run(['src/main.ts', ...args], {}));
+    runs.forEach((r, i) => {
+      assertConfigExit(r, cases[i]![1], cases[i]![0].join(' '));
+    });
+  });
+
+  test('the CLI exits 2 the same way', async () => {
+    const cli = CASES.filter(([env]) =>
+      ['DATABASE_URL', 'WEBHOOK_ALLOWLIST', 'PORT', 'CARRIERS_CONFIG', 'DATA_DIR'].some((n) => n in env),
+    );
+    const runs = await pool(cli, 4, ([env]) => run(['src/cli/main.ts', 'migrate'], env));
+    runs.forEach((r, i) => {
+      assertConfigExit(r, cli[i]![1], `cli ${JSON.stringify(cli[i]![0])}`);
+    });
+  });
+});
