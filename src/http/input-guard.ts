@@ -49,7 +49,7 @@ export function bodyProblems(body: unknown): Problem[] {
         add(pointer, `${label(pointer)} must have at most ${LIMITS.arrayLength} entries.`, 'too_long');
         return;
       }
-      value.forEach((v, i) => walk(v, `${pointer}/${i}`));
+      for (let i = 0; i < value.length; i++) walk(value[i], `${pointer}/${i}`);
     } else if (value !== null && typeof value === 'object') {
       const keys = Object.keys(value);
       if (keys.length > LIMITS.objectMembers) {
