@@ -83,7 +83,7 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
       socket.destroy();
       reject(new Error(`no answer within ${req.timeoutMs ?? 10_000} ms`));
     }, req.timeoutMs ?? 10_000);
-    socket.on('data', (d) => chunks.push(d));
+    socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(limit);
