@@ -12,7 +12,7 @@ import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
 import { dateTimeFormat } from './http/date-time.ts';
-import { clientErrorHandler, frameworkErrors } from './http/edge-errors.ts';
+import { clientErrorHandler, frameworkErrors, registerClosing } from './http/edge-errors.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { registerInputGuard } from './http/input-guard.ts';
@@ -64,7 +64,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       onCreate: (ajv: { addFormat(name: string, format: typeof dateTimeFormat): unknown }) =>
         ajv.addFormat('date-time', dateTimeFormat),
     },
-    return503OnClosing: true,
+    // registerClosing answers requests that arrive while closing, as JSON:API.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.addHook('onSend', async (request, reply) => {
@@ -86,6 +87,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerJsonBodyParser(app);
   registerErrorHandling(app);
   registerNotFound(app);
+  registerClosing(app);
   registerInputGuard(app);
   const { config, database } = ctx;
   const keys = createKeyCache();

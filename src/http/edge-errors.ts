@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
@@ -81,4 +81,24 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) socket.write(clientErrorResponse(err.code));
   socket.destroy(err);
+}
+
+/**
+ * While the server closes, requests still arriving on open connections get a JSON:API 503 (in
+ * place of Fastify's return503OnClosing body) and the connection is closed after the answer.
+ */
+export function registerClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ApiError(
+      503,
+      [{ detail: 'The server is shutting down. Please retry in a moment.', code: 'shutting_down' }],
+      { 'retry-after': '1' },
+    );
+  });
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { LIMITS } from '../../src/http/limits.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
-import { assertJsonApiError, rawRequest } from '../helpers/raw-http.ts';
+import { assertJsonApiError, parseRawResponse, rawRequest } from '../helpers/raw-http.ts';
 
 // Every error is JSON:API with `status` equal to the HTTP status, including those Fastify and
 // Node answer before a route runs; and the documented input limits answer a precise 4xx.
@@ -172,6 +173,46 @@ for (const engine of ENGINES) {
       assertJsonApiError(brew, 400);
       const junk = await rawRequest(t.url, { method: 'GET', target: 'no spaces allowed', headers: auth });
       assertJsonApiError(junk, 400);
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`closing [${engine}]`, () => {
+    test('a request arriving while the server closes gets a JSON:API 503; the one in flight completes', async () => {
+      const t = await startTestApp(engine);
+      const body = JSON.stringify(
+        trBody({ request_type: 'bill_of_lading', request_number: 'CLOSE0001', scac: 'MSCU' }),
+      );
+      const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      const closedSocket = new Promise((r) => socket.on('close', r));
+      await new Promise((r) => socket.on('connect', r));
+      const head = (method: string, path: string, extra = '') =>
+        `${method} ${path} HTTP/1.1\r\nhost: x\r\nauthorization: Token ${t.key}\r\n${extra}\r\n`;
+      // The first request is under way (half its body sent) when the server starts closing.
+      socket.write(
+        head(
+          'POST',
+          '/v2/tracking_requests',
+          `content-type: application/json\r\ncontent-length: ${body.length}\r\n`,
+        ) + body.slice(0, 10),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const closing = t.app.close();
+      await new Promise((r) => setTimeout(r, 100));
+      // The rest of its body, and a second request pipelined behind it.
+      socket.write(body.slice(10) + head('GET', '/v2/tracking_requests'));
+      await closedSocket;
+      await closing;
+      await t.database.destroy();
+      const text = Buffer.concat(chunks).toString('utf8');
+      const second = text.indexOf('HTTP/1.1', 10);
+      assert.match(text.slice(0, second), /^HTTP\/1\.1 201 /);
+      const res = parseRawResponse(Buffer.from(text.slice(second)), 0);
+      assertJsonApiError(res, 503);
+      assert.equal(res.headers['retry-after'], '1');
     });
   });
 }

@@ -97,7 +97,7 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
 export function assertJsonApiError(res: { status: number; body: any; text?: string }, status?: number): void {
   const what = `${res.status} ${res.text ?? JSON.stringify(res.body)}`.slice(0, 500);
   if (status !== undefined) assert.equal(res.status, status, what);
-  assert.ok(res.status >= 400 && res.status < 500, what);
+  assert.ok(res.status >= 400 && res.status < 600, what);
   assert.ok(Array.isArray(res.body?.errors) && res.body.errors.length > 0, what);
   for (const e of res.body.errors) {
     assert.equal(e.status, String(res.status), what);
