@@ -3,7 +3,7 @@ import { ApiError, type ErrorObject } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
 // One pass over everything a request brings, before schemas and services: what PostgreSQL cannot
-// store (NUL in text, lone UTF-16 surrogates, integers beyond bigint) or what no field needs
+// store (NUL in text, lone UTF-16 surrogates, numbers no column type keeps exactly) or what no field needs
 // (huge strings, arrays, objects) is refused here with a precise JSON:API error, the same on
 // both engines. Doing it generically means no route, filter or batch can forget it, and one
 // account's bad input never reaches a statement shared with others.
