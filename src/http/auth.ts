@@ -79,8 +79,9 @@ export function registerAuth(
       reply.header('x-ratelimit-remaining', String(local));
       return;
     }
-    // A limited address may still use keys it has used before; anything else waits, unlooked-up.
-    if (wait > 0 && !failures.familiar(address, key)) throw blocked(wait);
+    // A limited address may still use keys it has used before or this process has verified;
+    // anything else waits, without a database look-up.
+    if (wait > 0 && !known && !failures.familiar(address, key)) throw blocked(wait);
     const generation = fast.keys.generation();
     const result = await authenticateAndCharge(
       database.db,
