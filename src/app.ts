@@ -9,9 +9,15 @@ import type { AppContext } from './app-context.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
+import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
+import { dateTimeFormat } from './http/date-time.ts';
+import { clientErrorHandler, frameworkErrors, registerClosing } from './http/edge-errors.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
+import { registerInputGuard } from './http/input-guard.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
+import { LIMITS } from './http/limits.ts';
 import { metricsRoute } from './http/metrics-route.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createResponseCache } from './http/response-cache.ts';
@@ -30,9 +36,23 @@ export interface BuildOptions {
 
 /** Builds the HTTP app. Every route module is listed here, in order; nothing is discovered. */
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const requestTimeout = ctx.config.requestTimeoutMs;
   const app = Fastify({
     loggerInstance: options.logger ? (options.logger as unknown as FastifyBaseLogger) : undefined,
     bodyLimit: ctx.config.bodyLimitBytes,
+    // Headers and body must arrive within REQUEST_TIMEOUT_MS. Node checks that only every
+    // connectionsCheckingInterval (30 s by default), so the check runs four times per time-out.
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
+    // Long path parameters reach the input guard, which names the parameter (LIMITS.pathParamLength).
+    routerOptions: { maxParamLength: LIMITS.urlLength },
+    frameworkErrors,
+    clientErrorHandler,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -40,8 +60,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     ajv: {
       // Strict input: no type coercion, no silent stripping of unknown members.
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: true },
+      // Real calendar dates with years 0001-9999 only (ajv-formats accepts year 0000).
+      onCreate: (ajv: { addFormat(name: string, format: typeof dateTimeFormat): unknown }) =>
+        ajv.addFormat('date-time', dateTimeFormat),
     },
-    return503OnClosing: true,
+    // registerClosing answers requests that arrive while closing, as JSON:API.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.addHook('onSend', async (request, reply) => {
@@ -60,14 +84,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       );
     });
   }
-  app.addContentTypeParser(
-    'application/vnd.api+json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
-
+  registerJsonBodyParser(app);
   registerErrorHandling(app);
   registerNotFound(app);
+  registerClosing(app);
+  registerInputGuard(app);
   const { config, database } = ctx;
   const keys = createKeyCache();
   const responses =
@@ -75,11 +96,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       ? createResponseCache({ maxBytes: config.cache.responseMaxBytes, ttlMs: config.cache.ttlMs })
       : null;
   const limiter = createRateLimiter({ windowSeconds: config.rateLimits.windowSeconds });
+  const failures = createAuthFailureLimiter({
+    limit: config.rateLimits.authFailures,
+    windowMs: config.rateLimits.windowSeconds * 1000,
+  });
   const stopFeed = await startChangeFeed(database, { responses, keys }, app.log);
   app.addHook('onClose', async () => {
     await stopFeed().catch(() => {});
   });
-  registerAuth(app, database, config, { keys, limiter });
+  registerAuth(app, database, config, { keys, limiter, failures });
   if (responses) {
     registerResponseCache(app, responses);
     if (ctx.metrics) registerCacheMetrics(ctx.metrics.registry, responses);
@@ -122,6 +147,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     { prefix: '/v2' },
   );
   return app;
+}
+
+/** A hop count trusts that many proxies in front of us (proxy-addr's hop semantics). */
+function trustProxyOption(t: AppContext['config']['trustProxy']) {
+  return typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
 }
 
 /** Health and metrics only: what a worker-only process serves. */

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { type CarrierConfigEntry, CarrierConfigError, loadCarriersConfigFile } from './carriers/config.ts';
 import { dirProblem, readers } from './config-readers.ts';
+import { parseTrustProxy, type TrustProxy } from './util/trust-proxy.ts';
 import { parseAllowlist } from './webhooks/allowlist.ts';
 import { parseScheduleConfig } from './webhooks/schedule.ts';
 
@@ -16,6 +17,10 @@ export interface Config {
   logLevel: string;
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
+  /** Time for a request's headers and body to arrive (408 or close after). */
+  requestTimeoutMs: number;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client address. */
+  trustProxy: TrustProxy;
   rateLimits: {
     create: number;
     default: number;
@@ -23,6 +28,8 @@ export interface Config {
     refresh: number;
     windowSeconds: number;
     batchMax: number;
+    /** Failed authentications per client address per window, per API process. */
+    authFailures: number;
   };
   /** In-process cache of GET responses and API keys, kept fresh by the database change feed. */
   cache: { responseMaxBytes: number; ttlMs: number };
@@ -111,6 +118,24 @@ export const SETTINGS: Setting[] = [
     name: 'BODY_LIMIT_BYTES',
     default: '102400',
     description: 'Largest accepted request body; larger is a 413.',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description:
+      'Time for the request line, headers and body to arrive; a slower request gets 408 and its connection closed.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    description:
+      'Whose X-Forwarded-For to believe for the client address (authentication-failure limit, logs): false (the socket address), true (any proxy), a hop count, or a comma list of proxy addresses/CIDRs.',
+  },
+  {
+    name: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE',
+    default: '30',
+    description:
+      'Failed authentications (unknown, malformed or revoked keys) per client address per rolling 60 s, counted in memory by each API process; then 429 for keys the address has not used successfully before.',
   },
   {
     name: 'RATE_LIMIT_CREATE_PER_MINUTE',
@@ -342,6 +367,8 @@ export function loadConfig(env: Env = process.env): Config {
     ] as const),
     publicBaseUrl,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 102400, 1024, 50 * 1024 * 1024),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
     rateLimits: {
       create: int('RATE_LIMIT_CREATE_PER_MINUTE', 100, 1),
       default: int('RATE_LIMIT_DEFAULT_PER_MINUTE', 100, 1),
@@ -349,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
       refresh: int('RATE_LIMIT_REFRESH_PER_MINUTE', 10, 1),
       windowSeconds: 60,
       batchMax: int('RATE_LIMIT_BATCH_MAX', 100, 1, 100_000),
+      authFailures: int('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', 30, 1),
     },
     cache: {
       responseMaxBytes: int('RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,

@@ -3,6 +3,7 @@ import type { KeyCache } from '../accounts/key-cache.ts';
 import { authenticateAndCharge } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { AuthFailureLimiter } from './auth-failures.ts';
 import { ApiError, tooManyRequests, unauthorized } from './errors.ts';
 import type { Bucket } from './rate-limit.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -44,8 +45,14 @@ export function registerAuth(
   app: FastifyInstance,
   database: Database,
   config: Config,
-  fast: { keys: KeyCache; limiter: RateLimiter },
+  fast: { keys: KeyCache; limiter: RateLimiter; failures: AuthFailureLimiter },
 ): void {
+  const { failures } = fast;
+  const blocked = (seconds: number) =>
+    tooManyRequests(
+      `Too many failed authentications from this address. Please try again in ${seconds} seconds.`,
+      seconds,
+    );
   app.decorateRequest('accountId', '');
   app.addHook('onRequest', async (request, reply) => {
     const routeConfig = request.routeOptions.config;
@@ -53,8 +60,14 @@ export function registerAuth(
     if (routeConfig.auth === false || !url || !url.startsWith('/v2/')) return;
     const header = request.headers.authorization;
     if (!header) throw unauthorized(MESSAGES.missing);
+    const address = request.ip;
+    const wait = failures.blockedFor(address);
     const m = SCHEME.exec(header);
-    if (!m) throw unauthorized(MESSAGES.malformed);
+    if (!m) {
+      if (wait > 0) throw blocked(wait);
+      failures.fail(address);
+      throw unauthorized(MESSAGES.malformed);
+    }
     const bucket = routeConfig.bucket ?? 'default';
     const limit = config.rateLimits[bucket];
     const key = m[1]!;
@@ -66,6 +79,9 @@ export function registerAuth(
       reply.header('x-ratelimit-remaining', String(local));
       return;
     }
+    // A limited address may still use keys it has used before or this process has verified;
+    // anything else waits, without a database look-up.
+    if (wait > 0 && !known && !failures.familiar(address, key)) throw blocked(wait);
     const generation = fast.keys.generation();
     const result = await authenticateAndCharge(
       database.db,
@@ -75,7 +91,11 @@ export function registerAuth(
       config.rateLimits.windowSeconds,
       config.rateLimits.batchMax,
     );
-    if (!result.ok) throw unauthorized(MESSAGES[result.reason]);
+    if (!result.ok) {
+      failures.fail(address);
+      throw unauthorized(MESSAGES[result.reason]);
+    }
+    failures.succeed(address, key);
     request.accountId = result.accountId;
     fast.keys.set(key, { accountId: result.accountId, keyId: result.keyId }, generation);
     fast.limiter.addGrant(result.accountId, bucket, result.granted, result.left);

@@ -16,7 +16,6 @@ function fromFastify(err: FastifyError): ApiError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, [{ detail: 'The request body is too large.', code: 'body_too_large' }]);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(415, [
         {
           source: { header: 'Content-Type' },

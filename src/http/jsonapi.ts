@@ -1,3 +1,4 @@
+import { parseDateTime } from './date-time.ts';
 import { badParameter } from './errors.ts';
 
 // The small JSON:API layer every resource shares: envelopes, relationships, pagination links,
@@ -81,13 +82,17 @@ export function parseInclude(
   return new Set(paths);
 }
 
-/** `filter[created_at][start]` style ISO date-time parameter. */
+/** `filter[created_at][start]` style date or date-time parameter (strict: see date-time.ts). */
 export function parseDateParam(query: Record<string, string | undefined>, name: string): Date | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const d = new Date(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(d.getTime())) {
-    throw badParameter(name, `${name} must be an ISO 8601 date or date-time, got "${raw}".`);
+  const d = parseDateTime(raw);
+  if (!d) {
+    const shown = raw.length > 64 ? `${raw.slice(0, 64)}…` : raw;
+    throw badParameter(
+      name,
+      `${name} must be an ISO 8601 date or date-time with a real calendar date in the years 0001-9999, e.g. 2024-05-01 or 2024-05-01T12:00:00Z, got "${shown}".`,
+    );
   }
   return d;
 }

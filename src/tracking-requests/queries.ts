@@ -48,7 +48,7 @@ export class DuplicateTrackingRequest extends Error {}
  * durable commit is what costs most per request). Each caller still gets its own row, or its own
  * DuplicateTrackingRequest: `on conflict do nothing` skips a row the partial unique index refuses,
  * including the second of two equal requests in one batch. Nobody is answered before the batch
- * has committed.
+ * has committed. When the statement fails, its rows are retried one by one (see flush).
  */
 export function batchedTrackingRequestInsert(
   db: Kysely<DB>,
@@ -61,32 +61,51 @@ export function batchedTrackingRequestInsert(
   }
   let queue: Pending[] = [];
   let scheduled = false;
-  const flush = async () => {
-    scheduled = false;
-    const batch = queue.slice(0, maxBatch);
-    queue = queue.slice(maxBatch);
-    if (queue.length > 0) schedule();
-    try {
-      const r = await sql<TrackingRequest>`
+  const insert = (rows: Pending[]) =>
+    sql<TrackingRequest>`
         insert into tracking_requests
           (id, account_id, request_number, request_type, scac, ref_numbers, shipment_tags, next_attempt_at)
         select x.id, x.account_id, x.request_number, x.request_type, x.scac,
                array(select jsonb_array_elements_text(x.ref_numbers)),
                array(select jsonb_array_elements_text(x.shipment_tags)),
                now()
-          from jsonb_to_recordset(${JSON.stringify(batch.map((p) => p.row))}::jsonb)
+          from jsonb_to_recordset(${JSON.stringify(rows.map((p) => p.row))}::jsonb)
                as x(id uuid, account_id uuid, request_number text, request_type text, scac text,
                     ref_numbers jsonb, shipment_tags jsonb)
         on conflict do nothing
         returning ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(db);
-      const byId = new Map(r.rows.map((row) => [row.id, row]));
-      for (const p of batch) {
-        const row = byId.get(p.row.id);
-        if (row) p.resolve(row);
-        else p.reject(new DuplicateTrackingRequest());
-      }
+  const settle = (rows: Pending[], inserted: TrackingRequest[]) => {
+    const byId = new Map(inserted.map((row) => [row.id, row]));
+    for (const p of rows) {
+      const row = byId.get(p.row.id);
+      if (row) p.resolve(row);
+      else p.reject(new DuplicateTrackingRequest());
+    }
+  };
+  const flush = async () => {
+    scheduled = false;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(maxBatch);
+    if (queue.length > 0) schedule();
+    try {
+      settle(batch, (await insert(batch)).rows);
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        return;
+      }
+      // The batch mixes accounts: a row the database refuses (input validation should have
+      // caught it; a concurrently deleted account would not be) must fail only its own request.
+      // Each row is retried alone and gets its own result or error.
+      await Promise.all(
+        batch.map(async (p) => {
+          try {
+            settle([p], (await insert([p])).rows);
+          } catch (e) {
+            p.reject(e);
+          }
+        }),
+      );
     }
   };
   const schedule = () => {

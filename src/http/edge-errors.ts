@@ -1,0 +1,104 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+import { LIMITS } from './limits.ts';
+
+// Errors raised before a request reaches a route, which Fastify and Node would otherwise answer
+// with their own non-JSON:API bodies: a path that does not percent-decode, an overlong path
+// parameter (the router's errors), and what Node's HTTP parser refuses or times out on (a
+// `clientError` on the socket: a malformed request line, headers too large, the request time-out).
+
+function send(reply: FastifyReply, err: ApiError): void {
+  reply
+    .code(err.status)
+    .headers(err.headers)
+    .type('application/json; charset=utf-8')
+    .send({ errors: err.errors });
+}
+
+/** Fastify's `frameworkErrors` option: router errors as JSON:API. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    send(
+      reply,
+      new ApiError(414, [
+        {
+          detail: `A path segment is longer than ${LIMITS.urlLength} characters.`,
+          code: 'uri_too_long',
+        },
+      ]),
+    );
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    send(
+      reply,
+      new ApiError(400, [
+        { detail: 'The URL path is not valid percent-encoded UTF-8.', code: 'invalid_encoding' },
+      ]),
+    );
+    return;
+  }
+  send(reply, new ApiError(400, [{ detail: 'The request could not be routed.', code: 'bad_request' }]));
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; detail: string; code: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    detail: 'The request headers and body did not arrive within the time allowed (REQUEST_TIMEOUT_MS).',
+    code: 'request_timeout',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    detail: 'The request line and headers are too large (at most 16 KiB).',
+    code: 'headers_too_large',
+  },
+};
+
+/** A JSON:API error written straight to the socket: there is no request object to answer through. */
+export function clientErrorResponse(code: string | undefined): string {
+  const e = CLIENT_ERRORS[code ?? ''] ?? {
+    status: 400,
+    detail: 'The request is not valid HTTP/1.1.',
+    code: 'bad_request',
+  };
+  const title = STATUS_CODES[e.status] ?? 'Error';
+  const body = JSON.stringify({
+    errors: [{ status: String(e.status), title, detail: e.detail, code: e.code }],
+  });
+  return (
+    `HTTP/1.1 ${e.status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Fastify's `clientErrorHandler` option (Node's `clientError` event). */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  // A reset or closed socket has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // Answer only when no response has started on this socket (as Node itself does).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) socket.write(clientErrorResponse(err.code));
+  socket.destroy(err);
+}
+
+/**
+ * While the server closes, requests still arriving on open connections get a JSON:API 503 (in
+ * place of Fastify's return503OnClosing body) and the connection is closed after the answer.
+ */
+export function registerClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ApiError(
+      503,
+      [{ detail: 'The server is shutting down. Please retry in a moment.', code: 'shutting_down' }],
+      { 'retry-after': '1' },
+    );
+  });
+}
