@@ -10,7 +10,6 @@ import { type AisProvider, noAis } from '../routing/ais.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
   PositionsMeta,
-  RouteLocationSchema,
   RouteSchema,
   serializeRoute,
   serializeRouteLocation,

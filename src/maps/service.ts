@@ -164,7 +164,7 @@ export async function vesselFuturePositions(
   if (!destination || !origin) throw badParameter('port_id', 'This port has no coordinates to route to.');
 
   const estimate =
-    leg && leg.departureActual && !leg.arrivalActual && leg.departure && leg.departure <= now
+    leg?.departureActual && !leg.arrivalActual && leg.departure && leg.departure <= now
       ? estimateAtSea(leg, now)
       : null;
   const fix = await deps.ais.latest(vessel, now, FIX_MAX_AGE_MS);
