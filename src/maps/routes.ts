@@ -177,7 +177,7 @@ export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): Fa
       },
       async (request) => {
         const q = request.query as { port_id?: string; previous_port_id?: string };
-        return positions(request.accountId, request.params.id, request.url, {
+        return positions(request.accountId, request.params.id, selfUrl(request), {
           portId: q.port_id,
           previousPortId: q.previous_port_id,
           withCoordinates: false,
@@ -215,7 +215,7 @@ export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): Fa
             lat === undefined ? 'latitude' : 'longitude',
             'Give both latitude and longitude, or neither.',
           );
-        return positions(request.accountId, request.params.id, request.url, {
+        return positions(request.accountId, request.params.id, selfUrl(request), {
           portId: q.port_id,
           previousPortId: q.previous_port_id,
           from: lat !== undefined && lon !== undefined ? [lon, lat] : undefined,
@@ -223,6 +223,10 @@ export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): Fa
         });
       },
     );
+
+    // The reference types links.self as an absolute URI: the configured base URL, else this request's origin.
+    const selfUrl = (request: { protocol: string; host: string; url: string }) =>
+      `${ctx.baseUrl || `${request.protocol}://${request.host}`}${request.url}`;
 
     async function positions(
       accountId: string,
@@ -237,7 +241,7 @@ export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): Fa
       ] as const)
         if (v !== undefined && !isUuid(v)) throw badParameter(name, `${name} must be a port id (UUID).`);
       const result = await vesselFuturePositions(deps, accountId, id.toLowerCase(), q);
-      const { data, meta } = serializeVesselPositions(result, url.replace(/^\/v2/, ''));
+      const { data, meta } = serializeVesselPositions(result, `/vessels/${result.vessel.id}`);
       return { data, links: { self: url }, meta };
     }
   };

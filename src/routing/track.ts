@@ -88,13 +88,14 @@ export function positionsBetween(
 ): TimedPosition[] {
   const end = p.arrivesAt.getTime();
   const start = Math.min(Math.max(from.getTime(), p.departedAt.getTime()), end);
-  const step = Math.max(stepMs, Math.ceil((end - start) / Math.max(1, maxPoints - 1)));
+  // A whole multiple of stepMs, so the spacing is a round figure (one minute, or N minutes).
+  const step = stepMs * Math.max(1, Math.ceil((end - start) / Math.max(1, maxPoints - 1) / stepMs));
   const out: TimedPosition[] = [];
   const at = (ms: number) => {
     const r = pointAtNm(route, fractionAt(p, new Date(ms)) * route.distanceNm);
     out.push({ point: r.point, heading: r.heading, at: new Date(ms) });
   };
-  for (let t = start; t < end; t += step) at(t);
+  for (let t = start; t < end && out.length < maxPoints - 1; t += step) at(t);
   at(end);
   return out;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import AjvModule from 'ajv';
+import formatsModule from 'ajv-formats';
 
 // Validators for the routing responses built from the reference document itself
 // (shared/reference/openapi.json), so tests check our output against the published schemas.
@@ -8,9 +8,11 @@ import addFormats from 'ajv-formats';
 // the five property schemas already differ by their feature_type enum.
 
 const doc = JSON.parse(readFileSync('/work/shared/reference/openapi.json', 'utf8'));
-const AjvClass = (Ajv as unknown as { default: typeof Ajv }).default ?? Ajv;
-const ajv = new AjvClass({ strict: false, allErrors: true });
-((addFormats as unknown as { default: typeof addFormats }).default ?? addFormats)(ajv as never);
+// Both packages are CommonJS with their class/function on `default`.
+const Ajv = (AjvModule as any).default ?? AjvModule;
+const addFormats = (formatsModule as any).default ?? formatsModule;
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
 ajv.addSchema({ $id: 'ref', components: doc.components });
 
 function responseSchema(path: string): Record<string, any> {
@@ -23,9 +25,9 @@ delete mapSchema.properties.features.items.properties.properties.discriminator;
 const map = ajv.compile(mapSchema);
 const positions = ajv.compile(responseSchema('/vessels/{id}/future_positions'));
 
-function check(v: ReturnType<typeof ajv.compile>, value: unknown): string[] {
+function check(v: any, value: unknown): string[] {
   if (v(value)) return [];
-  return (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  return (v.errors ?? []).map((e: any) => `${e.instancePath} ${e.message}`);
 }
 
 /** Errors of a map_geojson body against the reference schema (empty when valid). */
