@@ -144,7 +144,7 @@ export async function vesselFuturePositions(
   const ids = await containerIdsForVessel(deps.db, accountId, vessel.id, VESSEL_SHIPMENTS);
   const legs = (await journeyRows(deps.db, accountId, ids))
     .flatMap((r) => toJourney(r).timings)
-    .filter((t) => t.leg.vessel_id === vessel.id && t.leg.mode !== 'rail' && t.route);
+    .filter((t) => t.leg.vessel_id === vessel.id && t.leg.mode === 'vessel' && t.route);
   let leg: LegTiming | undefined;
   if (port && previousPort) {
     const [from, to] = [previousPort.locode, port.locode];

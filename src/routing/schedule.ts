@@ -21,7 +21,9 @@ export interface LegTiming {
 }
 
 export function legTimings(journey: Journey, routeOf: (leg: Leg) => SeaRoute | null): LegTiming[] {
-  const routes = journey.legs.map((l) => (l.mode === 'rail' ? null : routeOf(l)));
+  // Only water legs have a sea route; a leg of unknown mode (an inland leg nothing has said
+  // anything about yet) is not drawn across the sea.
+  const routes = journey.legs.map((l) => (l.mode === 'vessel' ? routeOf(l) : null));
   const out: LegTiming[] = [];
   let previousArrival: Date | null = null;
   journey.legs.forEach((leg, i) => {
@@ -57,7 +59,7 @@ function deriveArrival(journey: Journey, routes: Array<SeaRoute | null>, i: numb
 export function legAtSea(timings: readonly LegTiming[], now: Date): LegTiming | null {
   for (let i = timings.length - 1; i >= 0; i--) {
     const t = timings[i]!;
-    if (t.leg.mode === 'rail' || !t.route) continue;
+    if (t.leg.mode !== 'vessel' || !t.route) continue;
     if (t.departureActual && !t.arrivalActual && t.departure && t.departure <= now) return t;
     if (t.departureActual) return null;
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { createSandboxAdapter } from '../../src/carriers/sandbox.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { containerMap } from '../../src/maps/service.ts';
@@ -9,6 +10,7 @@ import { haversineNm, type LonLat } from '../../src/routing/geo.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
+import { seedShipment } from '../helpers/seed.ts';
 import { mapErrors, positionsErrors } from '../routing/reference-schema.ts';
 
 // The routing endpoints through HTTP, on data the real engine stored from the sandbox line
@@ -356,6 +358,66 @@ for (const engine of ENGINES) {
       ]) {
         assert.ok(doc.paths[path]?.get, path);
       }
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe(`routing endpoints, a voyage not yet sailed [${engine}]`, () => {
+    let t: TestApp;
+    let containerId: string;
+    let vesselId: string;
+    const etd = new Date(Date.now() + 2 * DAY);
+    const eta = new Date(Date.now() + 30 * DAY);
+
+    before(async () => {
+      t = await startTestApp(engine);
+      const seeded = await seedShipment(t.database.db, t.accountId, { events: false });
+      containerId = seeded.containerIds[0]!;
+      vesselId = seeded.vesselId;
+      await t.database.db
+        .updateTable('shipments')
+        .set({
+          pol_etd_at: etd,
+          pol_atd_at: null,
+          pod_eta_at: eta,
+          pod_ata_at: null,
+          transshipment_locodes: sql`'{}'::text[]`,
+        })
+        .where('id', '=', seeded.shipmentId)
+        .execute();
+    });
+    after(() => t.close());
+
+    test('the map shows the planned lane; positions start at the POL at the ETD', async () => {
+      const map = await t.request('GET', `/v2/containers/${containerId}/map_geojson`);
+      assert.equal(map.status, 200);
+      assert.deepEqual(mapErrors(map.body), []);
+      // POL -> POD by sea; the inland leg to Duisburg (mode not known yet) is not drawn.
+      assert.deepEqual(
+        map.body.features.map((f: any) => [f.properties.feature_type, f.properties.label]),
+        [
+          ['port', 'POL'],
+          ['estimated_full_legs', undefined],
+          ['port', 'POD'],
+          ['port', 'DEST'],
+        ],
+      );
+      const [pol, lane, pod] = map.body.features;
+      assert.deepEqual(lane.geometry.coordinates[0], pol.geometry.coordinates);
+      assert.deepEqual(lane.geometry.coordinates.at(-1), pod.geometry.coordinates);
+      assert.equal(lane.properties.previous_port_id, pol.properties.location_id);
+      assert.equal(lane.properties.next_port_id, pod.properties.location_id);
+
+      const res = await t.request('GET', `/v2/vessels/${vesselId}/future_positions`);
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(positionsErrors(res.body), []);
+      const a = res.body.data.attributes;
+      assert.equal(a.latitude, null, 'not under way: no current position');
+      assert.deepEqual([a.positions[0].longitude, a.positions[0].latitude], pol.geometry.coordinates);
+      assert.equal(Date.parse(a.positions[0].timestamp), etd.getTime());
+      assert.equal(Date.parse(a.positions.at(-1).timestamp), eta.getTime());
+      assert.equal(res.body.meta.previous_port_id, pol.properties.location_id);
     });
   });
 }
