@@ -12,7 +12,8 @@ import { sliceNm } from './track.ts';
 // journey order: the port, then the features of the leg leaving it: where the vessel went
 // (past_vessel_locations), where it is (current_vessel) and where it will go
 // (estimated_partial_leg) for a leg under way, or the whole lane (estimated_full_legs) for a leg
-// not yet sailed. Rail legs (and inland legs of unknown mode) have no sea geometry and draw nothing between their ports.
+// not yet sailed. Rail legs (and inland legs of unknown mode) have no sea geometry and draw
+// nothing between their ports.
 
 export interface Feature {
   type: 'Feature';
