@@ -49,27 +49,39 @@ for (const engine of ENGINES) {
     let t: TestApp;
     let worker: Engine;
     const containers = new Map<string, string>();
+    // An account tracking only SIMBL1C0001: the sandbox reuses vessels across scenarios, and the
+    // future-positions defaults pick among all of an account's shipments on the vessel.
+    let solo: { accountId: string; key: string };
+    let soloContainer: string;
+
+    const track = async (number: string, key: string): Promise<string> => {
+      const res = await t.request('POST', '/v2/tracking_requests', {
+        key,
+        body: trBody({ request_type: 'bill_of_lading', request_number: number, scac: 'TEST' }),
+      });
+      assert.equal(res.status, 201);
+      worker.wake();
+      const tr = await eventually(async () => {
+        const r = await t.request('GET', `/v2/tracking_requests/${res.body.data.id}`, { key });
+        return r.body.data.attributes.status !== 'pending' && r.body;
+      });
+      const shipment = await t.request(
+        'GET',
+        `/v2/shipments/${tr.data.relationships.tracked_object.data.id}`,
+        {
+          key,
+        },
+      );
+      return shipment.body.data.relationships.containers.data[0].id;
+    };
 
     before(async () => {
       t = await startTestApp(engine, FAST_ENGINE_ENV);
       const epoch = new Date(Math.floor(Date.now() / DAY) * DAY - 20 * DAY);
       worker = startTestEngine(t.database, t.config, new Map([['TEST', createSandboxAdapter({ epoch })]]));
-      for (const number of NUMBERS) {
-        const res = await t.request('POST', '/v2/tracking_requests', {
-          body: trBody({ request_type: 'bill_of_lading', request_number: number, scac: 'TEST' }),
-        });
-        assert.equal(res.status, 201);
-        worker.wake();
-        const tr = await eventually(async () => {
-          const r = await t.request('GET', `/v2/tracking_requests/${res.body.data.id}`);
-          return r.body.data.attributes.status !== 'pending' && r.body;
-        });
-        const shipment = await t.request(
-          'GET',
-          `/v2/shipments/${tr.data.relationships.tracked_object.data.id}`,
-        );
-        containers.set(number, shipment.body.data.relationships.containers.data[0].id);
-      }
+      for (const number of NUMBERS) containers.set(number, await track(number, t.key));
+      solo = await t.newAccount('solo');
+      soloContainer = await track('SIMBL1C0001', solo.key);
       await worker.stop();
     });
     after(async () => {
@@ -81,6 +93,11 @@ for (const engine of ENGINES) {
       const res = await t.request('GET', `/v2/containers/${containers.get(number)}/map_geojson`);
       assert.equal(res.status, 200, res.text);
       return res;
+    };
+    const soloMap = async () => {
+      const res = await t.request('GET', `/v2/containers/${soloContainer}/map_geojson`, { key: solo.key });
+      assert.equal(res.status, 200, res.text);
+      return res.body;
     };
 
     test('map_geojson of every scenario validates against the reference schemas and draws', async () => {
@@ -235,12 +252,12 @@ for (const engine of ENGINES) {
     });
 
     test('future_positions: defaults to the leg under way, ordered estimates to the port at its ETA', async () => {
-      const fc = (await map('SIMBL1C0001')).body;
+      const fc = await soloMap();
       const vessel = fc.features.find((f: any) => f.properties.feature_type === 'current_vessel');
       const pod = fc.features.filter((f: any) => f.properties.feature_type === 'port').at(-1);
       const pol = fc.features[0];
       const vesselId = vessel.properties.vessel_id;
-      const res = await t.request('GET', `/v2/vessels/${vesselId}/future_positions`);
+      const res = await t.request('GET', `/v2/vessels/${vesselId}/future_positions`, { key: solo.key });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(positionsErrors(res.body), []);
       const a = res.body.data.attributes;
@@ -270,13 +287,14 @@ for (const engine of ENGINES) {
       const explicit = await t.request(
         'GET',
         `/v2/vessels/${vesselId}/future_positions?port_id=${pod.properties.location_id}&previous_port_id=${pol.properties.location_id}`,
+        { key: solo.key },
       );
       assert.equal(explicit.status, 200);
       assert.equal(explicit.body.data.attributes.positions.length, ps.length);
     });
 
     test('future_positions_with_coordinates: from the given point, or from the current estimate', async () => {
-      const fc = (await map('SIMBL1C0001')).body;
+      const fc = await soloMap();
       const vesselId = fc.features.find((f: any) => f.properties.feature_type === 'current_vessel').properties
         .vessel_id;
       const pod = fc.features.filter((f: any) => f.properties.feature_type === 'port').at(-1);
@@ -285,19 +303,22 @@ for (const engine of ENGINES) {
       const res = await t.request(
         'GET',
         `/v2/vessels/${vesselId}/future_positions_with_coordinates?${q}&latitude=5.5&longitude=80.5`,
+        { key: solo.key },
       );
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(positionsErrors(res.body), []);
       const ps = res.body.data.attributes.positions;
       assert.deepEqual([ps[0].longitude, ps[0].latitude], [80.5, 5.5]);
       assert.deepEqual([ps.at(-1).longitude, ps.at(-1).latitude], pod.geometry.coordinates);
-      const bare = await t.request('GET', `/v2/vessels/${vesselId}/future_positions_with_coordinates`);
+      const bare = await t.request('GET', `/v2/vessels/${vesselId}/future_positions_with_coordinates`, {
+        key: solo.key,
+      });
       assert.equal(bare.status, 200);
       assert.ok(bare.body.data.attributes.latitude !== null);
     });
 
     test('future_positions: parameter and lookup errors', async () => {
-      const fc = (await map('SIMBL1C0001')).body;
+      const fc = await soloMap();
       const vesselId = fc.features.find((f: any) => f.properties.feature_type === 'current_vessel').properties
         .vessel_id;
       const port = portByLocode('NLRTM')!.id;
