@@ -142,7 +142,9 @@ export async function vesselFuturePositions(
 
   // The vessel's legs in this account's shipments give the schedule (and the ports, when omitted).
   const ids = await containerIdsForVessel(deps.db, accountId, vessel.id, VESSEL_SHIPMENTS);
+  const rank = new Map(ids.map((id, i) => [id, i]));
   const legs = (await journeyRows(deps.db, accountId, ids))
+    .sort((a, b) => rank.get(a.container_id)! - rank.get(b.container_id)!) // most recently updated first
     .flatMap((r) => toJourney(r).timings)
     .filter((t) => t.leg.vessel_id === vessel.id && t.leg.mode === 'vessel' && t.route);
   let leg: LegTiming | undefined;
