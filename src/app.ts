@@ -21,6 +21,7 @@ import { LIMITS } from './http/limits.ts';
 import { metricsRoute } from './http/metrics-route.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createResponseCache } from './http/response-cache.ts';
+import { routingRoutes } from './maps/routes.ts';
 import type { Metrics } from './metrics.ts';
 import { referenceRoutes } from './reference/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(shipmentRoutes(ctx));
       await v2.register(containerRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
+      await v2.register(routingRoutes(ctx));
     },
     { prefix: '/v2' },
   );

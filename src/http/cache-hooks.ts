@@ -20,6 +20,12 @@ const CACHED_ROUTES = new Set([
   '/v2/containers/:id/transport_events',
   '/v2/containers/:id/raw_events',
   '/v2/transport_events/:id',
+  // Routing (src/maps/): derived from the same rows; a vessel's estimated position moves with
+  // time, so a cached answer is at most RESPONSE_CACHE_TTL_MS old.
+  '/v2/containers/:id/map_geojson',
+  '/v2/containers/:id/route',
+  '/v2/vessels/:id/future_positions',
+  '/v2/vessels/:id/future_positions_with_coordinates',
 ]);
 
 declare module 'fastify' {
