@@ -44,7 +44,7 @@ function Row({ s, containers }) {
   return html`<tr>
     <td><a href=${`#/shipments/${s.id}`}>${a.bill_of_lading_number}</a></td>
     <td>${a.shipping_line_short_name} <span class="hint">${a.shipping_line_scac}</span></td>
-    <td>
+    <td class="wrap">
       ${`${placeLabel(a.port_of_lading_name, a.port_of_lading_locode)} → ${placeLabel(a.port_of_discharge_name, a.port_of_discharge_locode)}`}
     </td>
     <td><${Eta} a=${a} /></td>

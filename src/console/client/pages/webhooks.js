@@ -193,7 +193,7 @@ function WebhookCard({ api, categories, webhook, onChanged }) {
     </div>
     <div class="hint">
       Secret: <span class="mono">${revealed ? a.secret : '••••••••'}</span>
-      <button class="secondary" type="button" onClick=${() => setRevealed(!revealed)}>${revealed ? 'Hide' : 'Show'} secret</button>
+      <button class="secondary inline" type="button" onClick=${() => setRevealed(!revealed)}>${revealed ? 'Hide' : 'Show'} secret</button>
     </div>
     ${notice ? html`<div class="notice" role="status">${notice}</div>` : null}
     <${ErrorBox} error=${error} />
