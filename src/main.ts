@@ -53,9 +53,7 @@ const runWorker = config.role !== 'api' && !isApiChild;
 
 // First start on an empty database: make the service usable at once (never in forked children).
 const created = !isApiChild && config.role !== 'worker' ? await ensureDefaultAccount(database.db) : null;
-const origin =
-  config.publicBaseUrl ??
-  `http://${['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host}:${config.port}`;
+const origin = config.publicBaseUrl ?? `http://localhost:${config.port}`;
 if (created) {
   const { account, apiKey } = created;
   process.stdout.write(

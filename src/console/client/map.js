@@ -6,7 +6,7 @@ import { html } from './ui.js';
 let landRequest;
 let landPath = null;
 
-/** TopoJSON -> one SVG path in lon/-lat space (x = longitude, y = -latitude). */
+/** TopoJSON -> SVG paths in lon/-lat space (x = longitude, y = -latitude): land fill and coastline. */
 export function topologyToPath(topology) {
   const { scale = [1, 1], translate = [0, 0] } = topology.transform ?? {};
   // Arcs are delta-encoded, quantized positions.
@@ -25,16 +25,28 @@ export function topologyToPath(topology) {
       const arc = i < 0 ? [...arcs[~i]].reverse() : arcs[i];
       points.push(...(points.length ? arc.slice(1) : arc));
     }
-    return `M${points.map(([x, y]) => `${x.toFixed(2)} ${(-y).toFixed(2)}`).join('L')}Z`;
+    const xy = ([x, y]) => `${x.toFixed(2)} ${(-y).toFixed(2)}`;
+    // A ring cut at the antimeridian steps from +180° to -180° (the same meridian on the globe):
+    // filled as it is, but its coastline is not drawn across the map there.
+    let coast = `M${xy(points[0])}`;
+    for (let k = 1; k < points.length; k++)
+      coast += `${Math.abs(points[k][0] - points[k - 1][0]) > 180 ? 'M' : 'L'}${xy(points[k])}`;
+    return { fill: `M${points.map(xy).join('L')}Z`, coast };
   };
-  const parts = [];
+  const fills = [];
+  const coasts = [];
+  const add = (r) => {
+    const { fill, coast } = ring(r);
+    fills.push(fill);
+    coasts.push(coast);
+  };
   const geometry = (g) => {
     if (g.type === 'GeometryCollection') g.geometries.forEach(geometry);
-    else if (g.type === 'Polygon') for (const r of g.arcs) parts.push(ring(r));
-    else if (g.type === 'MultiPolygon') for (const p of g.arcs) for (const r of p) parts.push(ring(r));
+    else if (g.type === 'Polygon') for (const r of g.arcs) add(r);
+    else if (g.type === 'MultiPolygon') for (const p of g.arcs) for (const r of p) add(r);
   };
   for (const o of Object.values(topology.objects)) geometry(o);
-  return parts.join('');
+  return { fill: fills.join(''), coast: coasts.join('') };
 }
 
 async function loadLand() {
@@ -116,8 +128,12 @@ export function RouteMap({ route, caption }) {
     >
       ${
         land
-          ? html`<path class="land" d=${land} vector-effect="non-scaling-stroke" stroke-width="0.5" />
-            ${wraps ? html`<path class="land" d=${land} transform="translate(360 0)" vector-effect="non-scaling-stroke" stroke-width="0.5" />` : null}`
+          ? [0, ...(wraps ? [360] : [])].map(
+              (dx) => html`<g transform=${`translate(${dx} 0)`}>
+                <path class="land" d=${land.fill} />
+                <path class="coast" d=${land.coast} vector-effect="non-scaling-stroke" />
+              </g>`,
+            )
           : null
       }
       ${route.lines.map(

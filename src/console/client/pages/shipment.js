@@ -142,6 +142,7 @@ function Timeline({ items }) {
 function Journey({ api, shipment, index, container, capabilities }) {
   const [events, setEvents] = useState(null);
   const [geo, setGeo] = useState(null);
+  const [transshipments, setTransshipments] = useState([]);
   const [error, setError] = useState(null);
   useEffect(() => {
     setEvents(null);
@@ -152,6 +153,19 @@ function Journey({ api, shipment, index, container, capabilities }) {
     if (capabilities.map_geojson)
       api.get(`/containers/${container.id}/map_geojson`).then(setGeo, () => setGeo(false));
   }, [container.id, capabilities.map_geojson]);
+  // Without map_geojson, the planned transshipment ports (usually none to two) are looked up
+  // by UN/LOCODE so the drawn route passes through them.
+  const tsCodes = shipment.attributes.transshipment_locodes ?? [];
+  useEffect(() => {
+    if (capabilities.map_geojson || tsCodes.length === 0) return;
+    const lookups = tsCodes.map((code) =>
+      api.get(`/ports/${encodeURIComponent(code)}`).then(
+        (d) => d.data,
+        () => null,
+      ),
+    );
+    Promise.all(lookups).then((ports) => setTransshipments(ports.filter(Boolean)));
+  }, [shipment.id, capabilities.map_geojson]);
 
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!events) return html`<p class="loading">Loading the journey…</p>`;
@@ -163,7 +177,7 @@ function Journey({ api, shipment, index, container, capabilities }) {
     const pol = portOf(related(index, shipment, 'port_of_lading'));
     if (pol) visited.push(pol);
   }
-  const expected = [];
+  const expected = transshipments.map((p) => portOf(p, true));
   if (!a.pod_ata_at) expected.push(portOf(related(index, shipment, 'port_of_discharge'), true));
   if (!a.destination_ata_at) expected.push(portOf(related(index, shipment, 'destination'), true));
   const fromApi = geo && Array.isArray(geo.features) && geo.features.length > 0;
