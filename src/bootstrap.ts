@@ -20,7 +20,7 @@ export async function bootstrap(
     }
     throw err;
   }
-  const log = createLogger(config.logLevel, options.logTo);
+  const log = await createLogger(config.logLevel, options.logTo);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: resolve(config.dataDir),

@@ -1,10 +1,18 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../accounts/service.ts';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, unauthorized } from '../http/errors.ts';
 import { injectCaller, keyFromHeader } from './api.ts';
-import { createMcpServer } from './server.ts';
+
+// The SDK is loaded on the first MCP request, not at start: most processes never serve one.
+let sdk: Promise<
+  [typeof import('./server.ts'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]
+>;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import('./server.ts'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]));
 
 const MISSING = 'Send your API key as "Authorization: Token <key>" (or "Bearer <key>").';
 
@@ -29,6 +37,7 @@ export function mcpRoutes(ctx: AppContext) {
           auth.reason === 'revoked' ? 'The API key has been revoked.' : 'The API key is not valid.',
         );
 
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
       const server = createMcpServer(injectCaller(app, key), request.log);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -120,7 +120,7 @@ for (const engine of ENGINES) {
             ((await map.locator('path.land').first().getAttribute('d')) ?? '').length > 5000,
             'land drawn',
           );
-          assert.equal(await map.locator('path.coast').count(), 1, 'coastline drawn');
+          assert.ok((await map.locator('path.coast').count()) >= 1, 'coastline drawn');
           assert.ok((await map.locator('path.route').count()) >= 1, 'route drawn');
           assert.ok((await map.locator('circle.port').count()) >= 2, 'ports drawn');
           await page.getByRole('button', { name: 'Show journey' }).nth(1).click();
