@@ -54,10 +54,10 @@ function orderPorts(planned: string[], observed: string[]): string[] {
   const order = [...new Set(observed)];
   for (const [i, locode] of planned.entries()) {
     if (order.includes(locode)) continue;
-    // After the last already-placed port that the plan puts before this one.
-    const before = planned.slice(0, i).filter((p) => order.includes(p));
-    const anchor = before.length ? order.indexOf(before.at(-1)!) + 1 : 0;
-    order.splice(anchor, 0, locode);
+    // Before the next planned port the events have reached; at the end when none has been.
+    const next = planned.slice(i + 1).find((p) => order.includes(p));
+    if (next) order.splice(order.indexOf(next), 0, locode);
+    else order.push(locode);
   }
   return order;
 }

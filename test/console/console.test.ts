@@ -60,7 +60,7 @@ for (const engine of ENGINES) {
       test(`a walk through every page at ${size.name} width (${size.width}px)`, async () => {
         const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
         const page = await context.newPage();
-        page.setDefaultTimeout(10_000);
+        page.setDefaultTimeout(20_000);
         const w = watch(page, f.t.url);
         try {
           // Sign in: a wrong key shows an error and no data.

@@ -4,7 +4,8 @@
 //   1. Empty returned     every container has an empty return (empty_terminated_at)
 //   2. Tracking stopped   the line is no longer polled (line_tracking_stopped_at), for any other reason
 //   3. Picked up          every container left the port of discharge or reached its destination
-//                          (pod_full_out_at or final_destination_full_out_at, or a status past pickup)
+//                          (pod_full_out_at, final_destination_full_out_at, an empty return, or a
+//                          status past pickup)
 //   4. Arrived            the vessel arrived at the port of discharge (pod_ata_at), or a container did
 //   5. In transit         the vessel left the port of lading (pol_atd_at), or a container was loaded
 //                          or is on a ship
@@ -34,7 +35,13 @@ export function shipmentStatus(shipment, containers) {
   if (all((c) => c.empty_terminated_at)) id = 'empty_returned';
   else if (a.line_tracking_stopped_at) id = 'tracking_stopped';
   else if (
-    all((c) => c.pod_full_out_at || c.final_destination_full_out_at || PAST_PICKUP.has(c.current_status))
+    all(
+      (c) =>
+        c.pod_full_out_at ||
+        c.final_destination_full_out_at ||
+        c.empty_terminated_at ||
+        PAST_PICKUP.has(c.current_status),
+    )
   )
     id = 'picked_up';
   else if (a.pod_ata_at || any((c) => c.pod_arrived_at || c.pod_discharged_at)) id = 'arrived';
