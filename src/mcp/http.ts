@@ -49,7 +49,18 @@ export function mcpRoutes(ctx: AppContext) {
       });
       await server.connect(transport);
       reply.hijack();
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (err) {
+        // The response is ours now (hijacked): answer a JSON-RPC error unless one was sent.
+        request.log.error({ err }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json' });
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+          );
+        }
+      }
     });
 
     const notAllowed = async () => {
