@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createKeyCache } from './accounts/key-cache.ts';
 import type { AppContext } from './app-context.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
@@ -22,6 +23,7 @@ import { metricsRoute } from './http/metrics-route.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createResponseCache } from './http/response-cache.ts';
 import { routingRoutes } from './maps/routes.ts';
+import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
 import { referenceRoutes } from './reference/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
@@ -132,6 +134,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v2/openapi.json' } });
 
   await app.register(healthRoutes(ctx.database));
+  await app.register(consoleRoutes());
+  await app.register(mcpRoutes(ctx));
   if (metrics) await app.register(metricsRoute(ctx.config, metrics));
   await app.register(
     async (v2) => {

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { createLogger } from './logging.ts';
 
 /** Config + logger + migrated database: what every entry point (server, worker, CLI) starts with. */
 export async function bootstrap(
   env = process.env,
+  options: { logTo?: 'stdout' | 'stderr' } = {},
 ): Promise<{ config: Config; log: Logger; database: Database }> {
   let config: Config;
   try {
@@ -18,7 +20,7 @@ export async function bootstrap(
     }
     throw err;
   }
-  const log = pino({ level: config.logLevel });
+  const log = await createLogger(config.logLevel, options.logTo);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: resolve(config.dataDir),

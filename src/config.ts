@@ -70,6 +70,8 @@ export interface Config {
     secretRotationGraceMs: number;
   };
   metrics: { mode: 'off' | 'open' | 'token'; token: string | null };
+  /** The API key `npm run mcp` (MCP over stdio) acts with. */
+  mcpApiKey: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -302,6 +304,12 @@ export const SETTINGS: Setting[] = [
       'With --processes N and role all: port where the worker process serves /metrics and /healthz (role worker uses PORT).',
   },
   { name: 'METRICS_TOKEN', default: '(unset)', description: 'Bearer token for /metrics when METRICS=token.' },
+  {
+    name: 'TRACKER_API_KEY',
+    default: '(unset)',
+    description:
+      'API key that `npm run mcp` (the MCP server over stdio) acts with; its account is what the agent sees.',
+  },
 ];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -416,6 +424,7 @@ export function loadConfig(env: Env = process.env): Config {
       secretRotationGraceMs: int('WEBHOOK_SECRET_GRACE_MS', 86_400_000, 0),
     },
     metrics: { mode: metricsMode, token: metricsToken },
+    mcpApiKey: env.TRACKER_API_KEY?.trim() || null,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -43,9 +43,9 @@ const runWorker = config.role !== 'api' && !isApiChild;
 
 // First start on an empty database: make the service usable at once (never in forked children).
 const created = !isApiChild && config.role !== 'worker' ? await ensureDefaultAccount(database.db) : null;
+const origin = config.publicBaseUrl ?? `http://localhost:${config.port}`;
 if (created) {
   const { account, apiKey } = created;
-  const origin = `http://localhost:${config.port}`;
   process.stdout.write(
     [
       '',
@@ -54,6 +54,7 @@ if (created) {
       `  account: ${account.id}`,
       `  api key: ${apiKey}`,
       '',
+      `  Console: ${origin}/   (sign in with the key)`,
       `  API:  ${origin}/v2   (Authorization: Token <key>)`,
       `  Docs: ${origin}/docs`,
       '',
@@ -105,7 +106,10 @@ if (app) await app.listen({ port: config.port, host: config.host });
 const opsPort = config.role === 'worker' ? config.port : forkApi ? config.metricsPort : null;
 const ops = opsPort !== null ? await buildOpsServer(config, database, metrics) : undefined;
 if (ops && opsPort !== null) await ops.listen({ port: opsPort, host: config.host });
-log.info({ role: isApiChild ? 'api (cluster child)' : config.role, processes }, 'started');
+log.info(
+  { role: isApiChild ? 'api (cluster child)' : config.role, processes },
+  config.role === 'worker' ? 'started' : `started: console at ${origin}/, API at ${origin}/v2`,
+);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,0 +1,66 @@
+// The console's only way to the server: the public API at /v2 on this origin, authenticated with
+// the key the user typed (kept in sessionStorage: a reload keeps it, closing the tab forgets it).
+
+const STORAGE_KEY = 'tracker.apiKey';
+
+export class ApiError extends Error {
+  constructor(status, message, errors) {
+    super(message);
+    this.status = status;
+    this.errors = errors ?? [];
+  }
+}
+
+export const savedKey = () => sessionStorage.getItem(STORAGE_KEY);
+export const saveKey = (key) => sessionStorage.setItem(STORAGE_KEY, key);
+export const forgetKey = () => sessionStorage.removeItem(STORAGE_KEY);
+
+/** A JSON:API caller bound to one key. `onUnauthorized` runs when the key stops working. */
+export function createApi(key, onUnauthorized = () => {}) {
+  async function call(method, path, body) {
+    const headers = { Authorization: `Token ${key}`, Accept: 'application/vnd.api+json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/vnd.api+json';
+    let res;
+    try {
+      res = await fetch(`/v2${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'The server cannot be reached.');
+    }
+    if (res.status === 204) return null;
+    const doc = await res.json().catch(() => null);
+    if (!res.ok) {
+      const errors = doc?.errors ?? [];
+      const message =
+        errors.map((e) => e.detail ?? e.title).join(' ') || `The server answered ${res.status}.`;
+      if (res.status === 401) onUnauthorized(message);
+      throw new ApiError(res.status, message, errors);
+    }
+    return doc;
+  }
+  return {
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body ?? {}),
+    patch: (path, body) => call('PATCH', path, body),
+  };
+}
+
+/** Query string from an object, skipping empty values. */
+export function qs(params) {
+  const s = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') s.set(k, v);
+  const text = s.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Optional API routes this server has (see src/console/routes.ts). */
+let capabilities;
+export async function getCapabilities() {
+  capabilities ??= fetch('/console/capabilities.json')
+    .then((r) => r.json())
+    .catch(() => ({}));
+  return capabilities;
+}

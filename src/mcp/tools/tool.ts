@@ -1,0 +1,74 @@
+import { type TSchema, Type } from 'typebox';
+import { type ApiCaller, type Doc, getDoc, includedIndex, query } from '../api.ts';
+import type { RouteEvent } from '../route.ts';
+
+export interface ToolResult {
+  /** What an agent reads. */
+  text: string;
+  /** The same facts as structured content. */
+  data: Record<string, unknown>;
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  input: TSchema;
+  // biome-ignore lint/suspicious/noExplicitAny: arguments are checked against `input` before run.
+  run(api: ApiCaller, args: any): Promise<ToolResult>;
+}
+
+// Inputs shared by several tools. The reference's tools accept an `intent` (why the agent asks);
+// it is accepted and not used.
+export const Intent = Type.Optional(Type.String({ description: 'Why you are asking (optional; not used).' }));
+export const Page = Type.Optional(Type.Integer({ minimum: 1, description: 'Page number, from 1.' }));
+export const PageSize = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 30).' }),
+);
+export const Id = (what: string) =>
+  Type.String({ minLength: 1, maxLength: 100, description: `The ${what} id (UUID).` });
+
+export function pageQuery(args: { page?: number; page_size?: number }) {
+  return { 'page[number]': args.page, 'page[size]': args.page_size };
+}
+
+export function pageNote(doc: Doc, args: { page?: number; page_size?: number }): string {
+  const total = doc.meta?.total;
+  const size = args.page_size ?? doc.meta?.size ?? 30;
+  const page = args.page ?? 1;
+  return total === undefined
+    ? ''
+    : `Page ${page} of ${Math.max(1, Math.ceil(total / size))} (${total} in all).`;
+}
+
+/** The container's transport events, with their places and vessels resolved. */
+export async function loadEvents(
+  api: ApiCaller,
+  containerId: string,
+): Promise<{ doc: Doc; events: RouteEvent[] }> {
+  const doc = await getDoc(
+    api,
+    `/containers/${encodeURIComponent(containerId)}/transport_events${query({ include: 'location,vessel', 'page[size]': 100 })}`,
+  );
+  const index = includedIndex(doc);
+  const rel = (e: Doc['data'], name: string) => {
+    const ref = e.relationships?.[name]?.data;
+    return ref ? index.get(`${ref.type}:${ref.id}`) : undefined;
+  };
+  const events: RouteEvent[] = (doc.data ?? []).map((e: Doc['data']) => {
+    const loc = rel(e, 'location')?.attributes;
+    const vessel = rel(e, 'vessel')?.attributes;
+    return {
+      event: e.attributes.event,
+      timestamp: e.attributes.timestamp,
+      locode: e.attributes.location_locode,
+      placeName: loc?.name ?? null,
+      latitude: loc?.latitude ?? null,
+      longitude: loc?.longitude ?? null,
+      vesselName: vessel?.name ?? null,
+      vesselImo: vessel?.imo ?? null,
+      voyage: e.attributes.voyage_number,
+    };
+  });
+  return { doc, events };
+}
