@@ -40,7 +40,7 @@ export function spawnNode(args: string[], env: Record<string, string | undefined
     output: () => out,
     exited,
     kill: (signal = 'SIGTERM') => child.kill(signal),
-    waitFor(re, timeoutMs = 20_000) {
+    waitFor(re, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = out.match(re);
