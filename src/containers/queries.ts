@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, TransportEventsTable } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 import type { Vessel } from '../reference/serializers.ts';
 
@@ -88,17 +88,28 @@ export async function findContainer(
     .executeTakeFirst();
 }
 
+/** The account's containers whose `column` is one of `ids`, ordered by `order`. */
+async function containersWhereIn(
+  db: Kysely<DB>,
+  accountId: string,
+  column: 'c.id' | 'c.shipment_id',
+  ids: string[],
+  order: Array<'c.shipment_id' | 'c.number'>,
+): Promise<ContainerRow[]> {
+  if (ids.length === 0) return [];
+  let q = containersWithShipment(db, accountId)
+    .select(CONTAINER_COLUMNS)
+    .where(column, 'in', [...new Set(ids)]);
+  for (const o of order) q = q.orderBy(o);
+  return q.execute();
+}
+
 export async function containersByIds(
   db: Kysely<DB>,
   accountId: string,
   ids: string[],
 ): Promise<ContainerRow[]> {
-  if (ids.length === 0) return [];
-  return containersWithShipment(db, accountId)
-    .select(CONTAINER_COLUMNS)
-    .where('c.id', 'in', [...new Set(ids)])
-    .orderBy('c.number')
-    .execute();
+  return containersWhereIn(db, accountId, 'c.id', ids, ['c.number']);
 }
 
 /** Containers of the given shipments, by number within each shipment. */
@@ -107,13 +118,7 @@ export async function containersByShipmentIds(
   accountId: string,
   shipmentIds: string[],
 ): Promise<ContainerRow[]> {
-  if (shipmentIds.length === 0) return [];
-  return containersWithShipment(db, accountId)
-    .select(CONTAINER_COLUMNS)
-    .where('c.shipment_id', 'in', [...new Set(shipmentIds)])
-    .orderBy('c.shipment_id')
-    .orderBy('c.number')
-    .execute();
+  return containersWhereIn(db, accountId, 'c.shipment_id', shipmentIds, ['c.shipment_id', 'c.number']);
 }
 
 /** Container ids per shipment (for the shipment's `containers` relationship). */
@@ -202,23 +207,6 @@ export async function requestRefresh(
 
 // ---- transport events ------------------------------------------------------------------------
 
-export interface TransportEventRow {
-  id: string;
-  shipment_id: string;
-  container_id: string;
-  key: string;
-  event: string;
-  timestamp: Date | null;
-  timezone: string | null;
-  location_locode: string | null;
-  terminal_id: string | null;
-  vessel_id: string | null;
-  voyage_number: string | null;
-  data_source: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
 const EVENT_COLUMNS = [
   'id',
   'shipment_id',
@@ -235,6 +223,9 @@ const EVENT_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** A transport event as the API reads it: the table's row without the engine's bookkeeping. */
+export type TransportEventRow = Pick<Selectable<TransportEventsTable>, (typeof EVENT_COLUMNS)[number]>;
 
 /** A container's history, deterministic: timestamp ascending (nulls last), then semantic key. */
 export async function listTransportEvents(
@@ -257,17 +248,17 @@ export async function listTransportEvents(
   );
 }
 
+/** The account's transport events, every column of a TransportEventRow selected. */
+export function accountTransportEvents(db: Kysely<DB>, accountId: string) {
+  return db.selectFrom('transport_events').select(EVENT_COLUMNS).where('account_id', '=', accountId);
+}
+
 export async function findTransportEvent(
   db: Kysely<DB>,
   accountId: string,
   id: string,
 ): Promise<TransportEventRow | undefined> {
-  return db
-    .selectFrom('transport_events')
-    .select(EVENT_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return accountTransportEvents(db, accountId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Every transport event of the given containers, in history order per container. */
@@ -277,10 +268,7 @@ export async function transportEventsOfContainers(
   containerIds: string[],
 ): Promise<TransportEventRow[]> {
   if (containerIds.length === 0) return [];
-  return db
-    .selectFrom('transport_events')
-    .select(EVENT_COLUMNS)
-    .where('account_id', '=', accountId)
+  return accountTransportEvents(db, accountId)
     .where('container_id', 'in', [...new Set(containerIds)])
     .orderBy('container_id')
     .orderBy('timestamp', (ob) => ob.asc().nullsLast())

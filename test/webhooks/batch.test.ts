@@ -61,6 +61,8 @@ for (const engine of ENGINES) {
         });
       }
       const acct = await t.newAccount('burst');
+      // Seeded before the webhooks exist: the engine's own vessel_arrived events make no notifications.
+      const sh = await seedShipment(t.database.db, acct.accountId);
       const secrets = new Map<string, string>();
       for (const path of paths) {
         const res = await t.request('POST', '/v2/webhooks', {
@@ -70,7 +72,6 @@ for (const engine of ENGINES) {
         assert.equal(res.status, 201, res.text);
         secrets.set(path, res.body.data.attributes.secret);
       }
-      const sh = await seedShipment(t.database.db, acct.accountId);
       const containerId = sh.containerIds[0]!;
       const eventIds = sh.transportEventIds.get(containerId)!;
       await t.database.db.transaction().execute((tx) =>
