@@ -1,43 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
-import type { DB } from '../db/schema.ts';
+import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
 import type { Vessel } from '../reference/serializers.ts';
 
 // Containers, their transport events and raw carrier events, and the shared vessels they point
 // at. Every account-owned query filters by account_id; rows are plain objects.
-
-export interface ContainerRow {
-  id: string;
-  shipment_id: string;
-  number: string;
-  ref_numbers: string[];
-  equipment_type: string | null;
-  equipment_length: number | null;
-  equipment_height: string | null;
-  iso_equipment_code: string | null;
-  seal_number: string | null;
-  weight_in_lbs: string | number | null;
-  pod_terminal_id: string | null;
-  pod_arrived_at: Date | null;
-  pod_discharged_at: Date | null;
-  pod_full_out_at: Date | null;
-  empty_terminated_at: Date | null;
-  pod_rail_loaded_at: Date | null;
-  pod_rail_departed_at: Date | null;
-  ind_eta_at: Date | null;
-  ind_ata_at: Date | null;
-  ind_rail_unloaded_at: Date | null;
-  final_destination_full_out_at: Date | null;
-  current_status: string;
-  created_at: Date;
-  updated_at: Date;
-  /** From the container's shipment. */
-  shipment_pod_locode: string | null;
-  shipment_destination_locode: string | null;
-  shipment_pod_terminal_id: string | null;
-  shipment_last_attempted_at: Date | null;
-}
 
 const CONTAINER_COLUMNS = [
   'c.id',
@@ -70,6 +38,22 @@ const CONTAINER_COLUMNS = [
   's.line_tracking_last_attempted_at as shipment_last_attempted_at',
 ] as const;
 
+type ContainerColumn<C> = C extends `c.${infer K}` ? K : never;
+
+/** A container as the API reads it: its row without the account, plus what its shipment says. */
+export type ContainerRow = Omit<
+  Pick<Selectable<ContainersTable>, ContainerColumn<(typeof CONTAINER_COLUMNS)[number]>>,
+  'weight_in_lbs'
+> & {
+  /** numeric: PostgreSQL answers a string, PGlite may answer a number. */
+  weight_in_lbs: string | number | null;
+  /** From the container's shipment. */
+  shipment_pod_locode: string | null;
+  shipment_destination_locode: string | null;
+  shipment_pod_terminal_id: string | null;
+  shipment_last_attempted_at: Date | null;
+};
+
 function containersWithShipment(db: Kysely<DB>, accountId: string) {
   return db
     .selectFrom('containers as c')
@@ -88,17 +72,28 @@ export async function findContainer(
     .executeTakeFirst();
 }
 
+/** The account's containers whose `column` is one of `ids`, ordered by `order`. */
+async function containersWhereIn(
+  db: Kysely<DB>,
+  accountId: string,
+  column: 'c.id' | 'c.shipment_id',
+  ids: string[],
+  order: Array<'c.shipment_id' | 'c.number'>,
+): Promise<ContainerRow[]> {
+  if (ids.length === 0) return [];
+  let q = containersWithShipment(db, accountId)
+    .select(CONTAINER_COLUMNS)
+    .where(column, 'in', [...new Set(ids)]);
+  for (const o of order) q = q.orderBy(o);
+  return q.execute();
+}
+
 export async function containersByIds(
   db: Kysely<DB>,
   accountId: string,
   ids: string[],
 ): Promise<ContainerRow[]> {
-  if (ids.length === 0) return [];
-  return containersWithShipment(db, accountId)
-    .select(CONTAINER_COLUMNS)
-    .where('c.id', 'in', [...new Set(ids)])
-    .orderBy('c.number')
-    .execute();
+  return containersWhereIn(db, accountId, 'c.id', ids, ['c.number']);
 }
 
 /** Containers of the given shipments, by number within each shipment. */
@@ -107,13 +102,7 @@ export async function containersByShipmentIds(
   accountId: string,
   shipmentIds: string[],
 ): Promise<ContainerRow[]> {
-  if (shipmentIds.length === 0) return [];
-  return containersWithShipment(db, accountId)
-    .select(CONTAINER_COLUMNS)
-    .where('c.shipment_id', 'in', [...new Set(shipmentIds)])
-    .orderBy('c.shipment_id')
-    .orderBy('c.number')
-    .execute();
+  return containersWhereIn(db, accountId, 'c.shipment_id', shipmentIds, ['c.shipment_id', 'c.number']);
 }
 
 /** Container ids per shipment (for the shipment's `containers` relationship). */
@@ -154,24 +143,17 @@ export async function listContainers(
   f: ContainerFilter,
   page: Page,
 ): Promise<{ rows: ContainerRow[]; total: number }> {
-  let rowsQ = containersWithShipment(db, accountId);
-  let countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId);
-  if (f.shipment_id) {
-    rowsQ = rowsQ.where('c.shipment_id', '=', f.shipment_id);
-    countQ = countQ.where('c.shipment_id', '=', f.shipment_id);
-  }
-  if (f.number) {
-    rowsQ = rowsQ.where('c.number', '=', f.number);
-    countQ = countQ.where('c.number', '=', f.number);
-  }
-  if (f.updated_start) {
-    rowsQ = rowsQ.where('c.updated_at', '>=', f.updated_start);
-    countQ = countQ.where('c.updated_at', '>=', f.updated_start);
-  }
-  if (f.updated_end) {
-    rowsQ = rowsQ.where('c.updated_at', '<=', f.updated_end);
-    countQ = countQ.where('c.updated_at', '<=', f.updated_end);
-  }
+  // The count needs no join; both apply the same filter.
+  const where = (eb: ExpressionBuilder<DB & { c: DB['containers'] }, 'c'>) => {
+    const and = [];
+    if (f.shipment_id) and.push(eb('c.shipment_id', '=', f.shipment_id));
+    if (f.number) and.push(eb('c.number', '=', f.number));
+    if (f.updated_start) and.push(eb('c.updated_at', '>=', f.updated_start));
+    if (f.updated_end) and.push(eb('c.updated_at', '<=', f.updated_end));
+    return eb.and(and);
+  };
+  const rowsQ = containersWithShipment(db, accountId).where(where);
+  const countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId).where(where);
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
     rowsQ.select(CONTAINER_COLUMNS).orderBy(`c.${f.sort.column}`, dir).orderBy('c.id', dir),
@@ -202,23 +184,6 @@ export async function requestRefresh(
 
 // ---- transport events ------------------------------------------------------------------------
 
-export interface TransportEventRow {
-  id: string;
-  shipment_id: string;
-  container_id: string;
-  key: string;
-  event: string;
-  timestamp: Date | null;
-  timezone: string | null;
-  location_locode: string | null;
-  terminal_id: string | null;
-  vessel_id: string | null;
-  voyage_number: string | null;
-  data_source: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
 const EVENT_COLUMNS = [
   'id',
   'shipment_id',
@@ -235,6 +200,9 @@ const EVENT_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** A transport event as the API reads it: the table's row without the engine's bookkeeping. */
+export type TransportEventRow = Pick<Selectable<TransportEventsTable>, (typeof EVENT_COLUMNS)[number]>;
 
 /** A container's history, deterministic: timestamp ascending (nulls last), then semantic key. */
 export async function listTransportEvents(
@@ -257,17 +225,17 @@ export async function listTransportEvents(
   );
 }
 
+/** The account's transport events, every column of a TransportEventRow selected. */
+export function accountTransportEvents(db: Kysely<DB>, accountId: string) {
+  return db.selectFrom('transport_events').select(EVENT_COLUMNS).where('account_id', '=', accountId);
+}
+
 export async function findTransportEvent(
   db: Kysely<DB>,
   accountId: string,
   id: string,
 ): Promise<TransportEventRow | undefined> {
-  return db
-    .selectFrom('transport_events')
-    .select(EVENT_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return accountTransportEvents(db, accountId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Every transport event of the given containers, in history order per container. */
@@ -277,10 +245,7 @@ export async function transportEventsOfContainers(
   containerIds: string[],
 ): Promise<TransportEventRow[]> {
   if (containerIds.length === 0) return [];
-  return db
-    .selectFrom('transport_events')
-    .select(EVENT_COLUMNS)
-    .where('account_id', '=', accountId)
+  return accountTransportEvents(db, accountId)
     .where('container_id', 'in', [...new Set(containerIds)])
     .orderBy('container_id')
     .orderBy('timestamp', (ob) => ob.asc().nullsLast())
@@ -331,23 +296,26 @@ export function summarize(
 
 // ---- raw events ------------------------------------------------------------------------------
 
-export interface RawEventRow {
-  id: string;
-  shipment_id: string;
-  carrier_event_id: string;
-  equipment_reference: string | null;
-  event_type: string | null;
-  event_code: string | null;
-  classifier: string | null;
-  event_at: Date | null;
-  event_created_at: Date | null;
-  location_locode: string | null;
-  vessel_name: string | null;
-  vessel_imo: string | null;
-  voyage_number: string | null;
-  payload: unknown;
-  created_at: Date;
-}
+const RAW_EVENT_COLUMNS = [
+  'id',
+  'shipment_id',
+  'carrier_event_id',
+  'equipment_reference',
+  'event_type',
+  'event_code',
+  'classifier',
+  'event_at',
+  'event_created_at',
+  'location_locode',
+  'vessel_name',
+  'vessel_imo',
+  'voyage_number',
+  'payload',
+  'created_at',
+] as const;
+
+/** A raw carrier event as the API reads it: the table's row without its account. */
+export type RawEventRow = Pick<Selectable<RawEventsTable>, (typeof RAW_EVENT_COLUMNS)[number]>;
 
 /**
  * The raw events of a container: those of its shipment naming this container, plus those that
@@ -369,23 +337,7 @@ export async function listRawEvents(
     );
   return paged(
     q
-      .select([
-        'id',
-        'shipment_id',
-        'carrier_event_id',
-        'equipment_reference',
-        'event_type',
-        'event_code',
-        'classifier',
-        'event_at',
-        'event_created_at',
-        'location_locode',
-        'vessel_name',
-        'vessel_imo',
-        'voyage_number',
-        'payload',
-        'created_at',
-      ])
+      .select(RAW_EVENT_COLUMNS)
       .orderBy('event_at', (ob) => ob.asc().nullsLast())
       .orderBy('id'),
     q.select(total),

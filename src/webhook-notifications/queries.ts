@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { TransportEventRow } from '../containers/queries.ts';
+import { accountTransportEvents, type TransportEventRow } from '../containers/queries.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../http/jsonapi.ts';
@@ -204,33 +204,13 @@ export async function redeliverNotifications(
 
 // ---- reference objects, for include=reference_object ---------------------------------------------
 
-const TRANSPORT_EVENT_COLUMNS = [
-  'id',
-  'shipment_id',
-  'container_id',
-  'key',
-  'event',
-  'timestamp',
-  'timezone',
-  'location_locode',
-  'terminal_id',
-  'vessel_id',
-  'voyage_number',
-  'data_source',
-  'created_at',
-  'updated_at',
-] as const;
-
 export async function transportEventsByIds(
   db: Kysely<DB>,
   accountId: string,
   ids: string[],
 ): Promise<TransportEventRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('transport_events')
-    .select(TRANSPORT_EVENT_COLUMNS)
-    .where('account_id', '=', accountId)
+  return accountTransportEvents(db, accountId)
     .where('id', 'in', [...new Set(ids)])
     .execute();
 }

@@ -7,12 +7,12 @@ import { recordDomainEvents } from '../../src/domain-events/record.ts';
 import { EVENT_NAMES } from '../../src/webhooks/catalogue.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
+import { LOOPBACK_WEBHOOKS } from '../helpers/worker-app.ts';
 
 const LOCAL = {
   RATE_LIMIT_CREATE_PER_MINUTE: '1000',
   RATE_LIMIT_DEFAULT_PER_MINUTE: '1000',
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWLIST: '127.0.0.0/8',
+  ...LOOPBACK_WEBHOOKS,
 };
 
 const whBody = (attributes: Record<string, unknown>) => ({ data: { type: 'webhook', attributes } });

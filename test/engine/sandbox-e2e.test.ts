@@ -1,23 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import type { Engine } from '../../src/engine/start.ts';
-import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
+import { type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
-import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
+import { eventually } from '../helpers/engine.ts';
+import { startWorkerApp, type WorkerApp } from '../helpers/worker-app.ts';
 
 for (const engine of ENGINES) {
   describe(`sandbox SCAC TEST with no configuration [${engine}]`, () => {
+    let app: WorkerApp;
     let t: TestApp;
     let worker: Engine;
     before(async () => {
-      t = await startTestApp(engine, FAST_ENGINE_ENV);
-      worker = startTestEngine(t.database, t.config, buildCarrierRegistry([]));
+      app = await startWorkerApp(engine);
+      ({ t, worker } = app);
     });
-    after(async () => {
-      await worker.stop();
-      await t.close();
-    });
+    after(() => app.close());
 
     const track = async (number: string) => {
       const res = await t.request('POST', '/v2/tracking_requests', {

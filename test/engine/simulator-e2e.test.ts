@@ -9,14 +9,14 @@ import { ENGINES } from '../helpers/db.ts';
 import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { spawnSimulator } from '../helpers/simulator.ts';
+import { LOOPBACK_WEBHOOKS } from '../helpers/worker-app.ts';
 
 // The real-world path: a DCSA T&T v2.2 connection (MAEU here) pointed at the carrier simulator
 // running as its own process, followed scenario by scenario through HTTP to our records.
 
 const ENV = {
   ...FAST_ENGINE_ENV,
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWLIST: '127.0.0.0/8',
+  ...LOOPBACK_WEBHOOKS,
   WEBHOOK_RETRY_SCHEDULE: Array(12).fill('20ms').join(','),
   TRACKING_RETRY_BASE_MS: '5',
   TRACKING_RETRY_MAX: '8',

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import { recordDomainEvents } from '../../src/domain-events/record.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { settleSucceeded } from '../../src/webhooks/deliver.ts';
 import { verifyLegacy } from '../../src/webhooks/sign.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
-import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
+import { eventually } from '../helpers/engine.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { seedShipment } from '../helpers/seed.ts';
+import { LOOPBACK_WEBHOOKS, startWorkerApp, type WorkerApp } from '../helpers/worker-app.ts';
 
 // The delivery loop claims, renders and settles in batches and claims ahead of sending. A burst of
 // notifications must still respect the limits (per webhook and overall), reach every receiver
@@ -18,27 +18,25 @@ import { seedShipment } from '../helpers/seed.ts';
 
 const EVENT = 'container.transport.vessel_arrived';
 const ENV = {
-  ...FAST_ENGINE_ENV,
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWLIST: '127.0.0.0/8',
+  ...LOOPBACK_WEBHOOKS,
   WEBHOOK_CONCURRENCY: '6',
   WEBHOOK_PER_ENDPOINT_CONCURRENCY: '4',
 };
 
 for (const engine of ENGINES) {
   describe(`batched delivery [${engine}]`, () => {
+    let app: WorkerApp;
     let t: TestApp;
     let worker: Engine;
     let rx: Awaited<ReturnType<typeof startReceiver>>;
     before(async () => {
-      t = await startTestApp(engine, ENV);
-      worker = startTestEngine(t.database, t.config, buildCarrierRegistry([]));
+      app = await startWorkerApp(engine, ENV);
+      ({ t, worker } = app);
       rx = await startReceiver();
     });
     after(async () => {
       await rx.close();
-      await worker.stop();
-      await t.close();
+      await app.close();
     });
 
     test('a burst respects both limits and reaches each receiver once per notification', async () => {
@@ -61,6 +59,8 @@ for (const engine of ENGINES) {
         });
       }
       const acct = await t.newAccount('burst');
+      // Seeded before the webhooks exist: the engine's own vessel_arrived events make no notifications.
+      const sh = await seedShipment(t.database.db, acct.accountId);
       const secrets = new Map<string, string>();
       for (const path of paths) {
         const res = await t.request('POST', '/v2/webhooks', {
@@ -70,7 +70,6 @@ for (const engine of ENGINES) {
         assert.equal(res.status, 201, res.text);
         secrets.set(path, res.body.data.attributes.secret);
       }
-      const sh = await seedShipment(t.database.db, acct.accountId);
       const containerId = sh.containerIds[0]!;
       const eventIds = sh.transportEventIds.get(containerId)!;
       await t.database.db.transaction().execute((tx) =>

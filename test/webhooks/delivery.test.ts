@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { standardSignature, verifyLegacy, verifyStandard } from '../../src/webhooks/sign.ts';
-import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
+import { type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
-import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
+import { eventually } from '../helpers/engine.ts';
 import { startReceiver } from '../helpers/receiver.ts';
+import { LOOPBACK_WEBHOOKS, startWorkerApp, type WorkerApp } from '../helpers/worker-app.ts';
 
 const ENV = {
-  ...FAST_ENGINE_ENV,
-  WEBHOOK_ALLOW_HTTP: 'true',
-  WEBHOOK_ALLOWLIST: '127.0.0.0/8',
+  ...LOOPBACK_WEBHOOKS,
   WEBHOOK_RETRY_SCHEDULE: Array(12).fill('10ms').join(','),
   WEBHOOK_TIMEOUT_MS: '10000',
   WEBHOOK_CONNECT_TIMEOUT_MS: '500',
@@ -19,18 +17,18 @@ const ENV = {
 
 for (const engine of ENGINES) {
   describe(`webhook delivery [${engine}]`, () => {
+    let app: WorkerApp;
     let t: TestApp;
     let worker: Engine;
     let rx: Awaited<ReturnType<typeof startReceiver>>;
     before(async () => {
-      t = await startTestApp(engine, ENV);
-      worker = startTestEngine(t.database, t.config, buildCarrierRegistry([]));
+      app = await startWorkerApp(engine, ENV);
+      ({ t, worker } = app);
       rx = await startReceiver();
     });
     after(async () => {
       await rx.close(); // ends hanging responses, so in-flight attempts finish at once
-      await worker.stop();
-      await t.close();
+      await app.close();
     });
 
     /** A fresh account with one webhook, so each test sees only its own notifications. */
