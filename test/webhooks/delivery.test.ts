@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import type { Engine } from '../../src/engine/start.ts';
-import { standardSignature, verifyLegacy, verifyStandard } from '../../src/webhooks/sign.ts';
+import { standardSignature, verifyLegacy, verifyStandard } from '../../src/webhooks/delivery/sign.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { eventually, FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
