@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { LeasedTable } from './leases.ts';
+import { type LeasedTable, UNLEASED } from './leases.ts';
 
 // The work queues, as metrics report them: which table holds each kind of item, which column says
 // when it is due, and which rows are still work. A lookup table, so a new queue is one line here.
@@ -47,7 +47,7 @@ export async function queueStats(db: Kysely<DB>): Promise<QueueStats[]> {
     const due = sql.ref(q.due);
     return sql`
     select ${q.kind}::text as kind,
-           count(*) filter (where ${due} <= now() and (lease_expires_at is null or lease_expires_at < now()))::int as due,
+           count(*) filter (where ${due} <= now() and ${UNLEASED})::int as due,
            count(*) filter (where lease_expires_at >= now())::int as leased,
            extract(epoch from now() - min(${due}) filter (where ${due} <= now()))::float8 as oldest_due_seconds
       from ${sql.table(q.table)} where ${q.open}`;
