@@ -36,13 +36,13 @@ const inactive = () =>
   ]);
 
 /** The list filter, in the query parameters' own names (errors name the parameter). */
-export interface NotificationQuery {
+export type NotificationQuery = {
   'filter[delivery_status]'?: string;
   'filter[event]'?: string;
   'filter[webhook_id]'?: string;
   'filter[created_at][start]'?: string;
   'filter[created_at][end]'?: string;
-}
+};
 
 export interface NotificationsPage {
   rows: Notification[];
@@ -73,8 +73,8 @@ export async function listWebhookNotifications(
       delivery_status: q['filter[delivery_status]'],
       event,
       webhook_id: webhookId,
-      created_start: parseDateParam(q as Record<string, string | undefined>, 'filter[created_at][start]'),
-      created_end: parseDateParam(q as Record<string, string | undefined>, 'filter[created_at][end]'),
+      created_start: parseDateParam(q, 'filter[created_at][start]'),
+      created_end: parseDateParam(q, 'filter[created_at][end]'),
     },
     page,
   );
