@@ -30,8 +30,8 @@ import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
 import { inferRoutes } from './tracking-requests/infer-routes.ts';
 import { trackingRequestRoutes } from './tracking-requests/routes.ts';
-import { webhookNotificationRoutes } from './webhook-notifications/routes.ts';
-import { webhookRoutes } from './webhooks/routes.ts';
+import { webhookNotificationRoutes } from './webhooks/notifications/routes.ts';
+import { webhookRoutes } from './webhooks/subscriptions/routes.ts';
 
 export interface BuildOptions {
   logger?: Logger | false;

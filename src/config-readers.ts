@@ -140,3 +140,28 @@ export function dirProblem(name: string, path: string, problems: string[]): void
     }
   }
 }
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
+
+/** WEBHOOK_RETRY_SCHEDULE: parses `5s,30s,2m,1h` or `10ms,20ms` into ms; throws naming the offending entry and its 1-based position. */
+export function parseScheduleConfig(text: string): number[] {
+  if (text.trim() === '') throw new Error('retry schedule is empty: expected a comma list such as 5s,30s,2m');
+  const out: number[] = [];
+  text.split(',').forEach((raw, i) => {
+    const entry = raw.trim();
+    const where = `retry schedule entry ${i + 1}`;
+    if (entry === '') throw new Error(`${where} is empty (stray comma?)`);
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(entry);
+    if (!m) throw new Error(`${where} "${entry}" is not a duration: expected a number and ms, s, m, h or d`);
+    const ms = Math.round(Number(m[1]) * UNIT_MS[m[2]!]!);
+    if (ms < 1) throw new Error(`${where} "${entry}" must be at least 1ms`);
+    if (ms > 7 * DAY) throw new Error(`${where} "${entry}" exceeds the 7d maximum`);
+    out.push(ms);
+  });
+  if (out.length > 100) throw new Error(`retry schedule has ${out.length} entries; at most 100 are allowed`);
+  return out;
+}

@@ -1,9 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import { type CarrierConfigEntry, CarrierConfigError, loadCarriersConfigFile } from './carriers/config.ts';
-import { dirProblem, readers } from './config-readers.ts';
+import { parseAllowlist } from './config-allowlist.ts';
+import { dirProblem, parseScheduleConfig, readers } from './config-readers.ts';
 import { parseTrustProxy, type TrustProxy } from './util/trust-proxy.ts';
-import { parseAllowlist } from './webhooks/allowlist.ts';
-import { parseScheduleConfig } from './webhooks/schedule.ts';
 
 // All configuration comes from environment variables, validated once at start. Each entry
 // documents itself; README's configuration table is generated from the same list (`npm run cli -- config`).

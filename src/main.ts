@@ -6,7 +6,7 @@ import { bootstrap } from './bootstrap.ts';
 import { buildCarrierRegistry } from './carriers/registry.ts';
 import type { Engine } from './engine/start.ts';
 import { createMetrics } from './metrics.ts';
-import { startWorker } from './worker.ts';
+import { startWorker } from './worker-process.ts';
 
 // `npm start [-- --role api|worker|all] [--processes N]`.
 //   api:    serves the HTTP API (N processes share the port through node:cluster)

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from './db/database.ts';
-import { queueStats } from './engine/claims.ts';
+import { type QueueStats, queueStats } from './worker/queues.ts';
 
 // Prometheus metrics of one process. Queue gauges are read from the database at scrape time, so
 // any process (API or worker) reports the same, shared queue state.
@@ -51,17 +50,17 @@ export function createMetrics(database: Database): Metrics {
   });
   // The three queue gauges share one database read per scrape (registry.metrics() collects
   // gauges concurrently, so each awaits the same promise).
-  let read: { at: number; rows: Promise<QueueRow[]> } | null = null;
+  let read: { at: number; rows: Promise<QueueStats[]> } | null = null;
   const queue = () => {
     if (!read || Date.now() - read.at > 500) {
       read = {
         at: Date.now(),
-        rows: Promise.all([queueStats(database.db), webhookQueue(database)]).then((r) => r.flat()),
+        rows: queueStats(database.db),
       };
     }
     return read.rows;
   };
-  const queueGauge = (name: string, help: string, pick: (r: QueueRow) => number) =>
+  const queueGauge = (name: string, help: string, pick: (r: QueueStats) => number) =>
     new Gauge({
       name,
       help,
@@ -108,21 +107,4 @@ export function createMetrics(database: Database): Metrics {
     },
   });
   return { registry, httpDuration, carrierRequests, carrierDuration, webhookAttempts, webhookLatency };
-}
-
-interface QueueRow {
-  kind: string;
-  due: number;
-  leased: number;
-  oldest_due_seconds: number | null;
-}
-
-async function webhookQueue(database: Database): Promise<QueueRow[]> {
-  const r = await sql<{ kind: string; due: number; leased: number; oldest_due_seconds: number | null }>`
-    select 'webhook_notification' as kind,
-           count(*) filter (where next_attempt_at <= now() and (lease_expires_at is null or lease_expires_at < now()))::int as due,
-           count(*) filter (where lease_expires_at >= now())::int as leased,
-           extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float8 as oldest_due_seconds
-      from webhook_notifications where delivery_status = 'pending'`.execute(database.db);
-  return r.rows;
 }

@@ -13,7 +13,7 @@ import type { DB } from '../../src/db/schema.ts';
 import { claimDueShipments } from '../../src/engine/claims.ts';
 import { loadStoredState } from '../../src/engine/store.ts';
 import { findShipment, listShipments } from '../../src/shipments/queries.ts';
-import { claimDueNotifications } from '../../src/webhooks/deliver.ts';
+import { claimDueNotifications } from '../../src/webhooks/delivery/claim.ts';
 
 // EXPLAIN (ANALYZE, BUFFERS) of the queries the hot endpoints send, captured from the product's
 // own query functions (a Kysely logger records the SQL and parameters), on the run's data set.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { recordDomainEvents } from '../../src/domain-events/record.ts';
-import { generateSecret } from '../../src/webhooks/sign.ts';
+import { generateSecret } from '../../src/webhooks/delivery/sign.ts';
 import { type Ctx, startWorkerProcess } from '../lib/context.ts';
 import { perRequest, sampleCpu } from '../lib/cpu.ts';
 import { freePort, type Proc, peakRssMb, sleep, startNode } from '../lib/proc.ts';

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { stopShipmentTracking } from '../shipments/queries.ts';
 import { iso } from '../util/iso.ts';
+import { lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
-import { type ClaimedShipment, lockLease } from './claims.ts';
+import type { ClaimedShipment } from './claims.ts';
 import type { EngineDeps } from './deps.ts';
 import { answerFingerprint } from './fingerprint.ts';
 import { nextRefreshAt, retryDelayMs, type ShipmentTimeline, stopReason } from './lifecycle.ts';

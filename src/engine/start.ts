@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { isConnectionError } from '../db/connection-errors.ts';
 import type { Database } from '../db/database.ts';
+import { type Loop, startLoop, workerId } from '../worker/loop.ts';
 import type { CarrierAdapter } from './carrier.ts';
 import { type ClaimedRequest, type ClaimedShipment, claimDueRequests, claimDueShipments } from './claims.ts';
 import type { EngineDeps } from './deps.ts';
 import { processShipmentRefresh } from './refresh.ts';
 import { processTrackingRequest } from './request.ts';
-import { type Loop, startLoop, workerId } from './worker.ts';
 
 export interface Engine {
   owner: string;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { recordDomainEvents } from '../../src/domain-events/record.ts';
 import { EVENT_NAMES } from '../../src/webhooks/catalogue.ts';
-import { isValidSecret, legacySignature, verifyStandard } from '../../src/webhooks/sign.ts';
+import { isValidSecret, legacySignature, verifyStandard } from '../../src/webhooks/delivery/sign.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 

@@ -3,7 +3,7 @@ import type { CarrierAdapter } from '../../src/carriers/types.ts';
 import type { Config } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { Engine } from '../../src/engine/start.ts';
-import { startWorker } from '../../src/worker.ts';
+import { startWorker } from '../../src/worker-process.ts';
 
 /** Engine timings shrunk to milliseconds so whole lifecycles run in a test. */
 export const FAST_ENGINE_ENV: Record<string, string> = {

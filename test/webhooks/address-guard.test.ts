@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { classifyAddress, createAddressPolicy } from '../../src/webhooks/address-guard.ts';
-import { attemptDelivery } from '../../src/webhooks/http-attempt.ts';
+import { classifyAddress, createAddressPolicy } from '../../src/webhooks/delivery/address-guard.ts';
+import { attemptDelivery } from '../../src/webhooks/delivery/http-attempt.ts';
 
 // [address, expected reason]: the edges of every refused range, v4 and v6. Inputs only: nothing dials them.
 const BLOCKED: [string, string][] = [

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createAddressPolicy } from '../../src/webhooks/address-guard.ts';
-import { parseAllowlist, parseAllowlistEntry } from '../../src/webhooks/allowlist.ts';
-import { attemptDelivery } from '../../src/webhooks/http-attempt.ts';
+import { parseAllowlist, parseAllowlistEntry } from '../../src/config-allowlist.ts';
+import { createAddressPolicy } from '../../src/webhooks/delivery/address-guard.ts';
+import { attemptDelivery } from '../../src/webhooks/delivery/http-attempt.ts';
 
 describe('allowlist entries', () => {
   // [entry, kind, range or host, port]

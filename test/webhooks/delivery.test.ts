@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Engine } from '../../src/engine/start.ts';
-import { standardSignature, verifyLegacy, verifyStandard } from '../../src/webhooks/sign.ts';
+import { standardSignature, verifyLegacy, verifyStandard } from '../../src/webhooks/delivery/sign.ts';
 import { type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { eventually } from '../helpers/engine.ts';

@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { errors } from 'undici';
-import { BlockedAddressError, createAddressPolicy } from '../../src/webhooks/address-guard.ts';
+import { BlockedAddressError, createAddressPolicy } from '../../src/webhooks/delivery/address-guard.ts';
 import {
   type AttemptOutcome,
   attemptDelivery,
   classifyError,
   createDispatcher,
-} from '../../src/webhooks/http-attempt.ts';
-import { signatureHeaders, verifyLegacy, verifyStandard } from '../../src/webhooks/sign.ts';
+} from '../../src/webhooks/delivery/http-attempt.ts';
+import { signatureHeaders, verifyLegacy, verifyStandard } from '../../src/webhooks/delivery/sign.ts';
 
 interface Seen {
   method: string;

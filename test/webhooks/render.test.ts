@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../../src/accounts/service.ts';
 import { type NewDomainEvent, recordDomainEvents } from '../../src/domain-events/record.ts';
-import { renderNotification, renderNotifications } from '../../src/webhooks/render.ts';
+import { renderNotification, renderNotifications } from '../../src/webhooks/notifications/render.ts';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
 import { type SeededShipment, seedShipment } from '../helpers/seed.ts';
 

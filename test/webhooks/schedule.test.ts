@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { parseScheduleConfig } from '../../src/config-readers.ts';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   MAX_RETRY_AFTER_MS,
   nextAttemptDelayMs,
   parseRetryAfter,
-  parseScheduleConfig,
   shouldDeactivate,
-} from '../../src/webhooks/schedule.ts';
+} from '../../src/webhooks/delivery/schedule.ts';
 import fc from '../helpers/fast-check.ts';
 
 const S = 1000;

@@ -10,7 +10,7 @@ import {
   standardSignature,
   verifyLegacy,
   verifyStandard,
-} from '../../src/webhooks/sign.ts';
+} from '../../src/webhooks/delivery/sign.ts';
 import fc from '../helpers/fast-check.ts';
 
 // Fixed vector, also printed in docs/webhook-signatures.md.

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 import { type AddressPolicy, createAddressPolicy } from './address-guard.ts';
 
 // The one outbound address policy of a process, built from config.webhooks: URL checks at

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { containersByIds, eventSummaries, type TransportEventRow } from '../containers/queries.ts';
-import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
-import type { DB } from '../db/schema.ts';
-import { iso, one, type Resource } from '../http/jsonapi.ts';
-import { portByLocode } from '../reference/data.ts';
-import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
-import { shipmentIncludes } from '../shipments/include.ts';
-import { type TrackingRequest, trackingRequestsByIds } from '../tracking-requests/queries.ts';
-import { serializeTrackingRequest } from '../tracking-requests/serializer.ts';
+import { containersByIds, eventSummaries, type TransportEventRow } from '../../containers/queries.ts';
+import { serializeContainer, serializeTransportEvent } from '../../containers/serializer.ts';
+import type { DB } from '../../db/schema.ts';
+import { iso, one, type Resource } from '../../http/jsonapi.ts';
+import { portByLocode } from '../../reference/data.ts';
+import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
+import { shipmentIncludes } from '../../shipments/include.ts';
+import { type TrackingRequest, trackingRequestsByIds } from '../../tracking-requests/queries.ts';
+import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts';
 
 // The body a receiver gets: a JSON:API document whose `data` is the notification itself (its id
 // is the idempotency key) and whose `included` carries the reference object and the shipment,
@@ -324,124 +323,4 @@ export async function renderNotification(db: Kysely<DB>, notificationId: string)
   const body = (await renderNotifications(db, [notificationId])).get(notificationId);
   if (body === undefined) throw new Error(`webhook notification ${notificationId} not found`);
   return body;
-}
-
-/** An example body for an event: realistic shapes, made-up ids (trigger and examples endpoints). */
-export function sampleBody(event: string, ids: { notificationId: string; webhookId: string | null }): string {
-  const now = new Date();
-  const shipmentId = randomUUID();
-  const containerId = randomUUID();
-  const rotterdam = portByLocode('NLRTM');
-  const shanghai = portByLocode('CNSGH');
-  const isRequest = event.startsWith('tracking_request.');
-  const isEstimate = event.includes('.estimated.');
-  const isContainerChange = event === 'container.created' || event === 'container.updated';
-  const referenceType = isRequest
-    ? 'tracking_request'
-    : isEstimate
-      ? 'estimated_event'
-      : isContainerChange
-        ? event === 'container.created'
-          ? 'container_created_event'
-          : 'container_updated_event'
-        : 'transport_event';
-  const referenceId = randomUUID();
-  const included: Resource[] = [];
-  if (isRequest) {
-    included.push(
-      serializeTrackingRequest({
-        id: referenceId,
-        request_number: 'SIMBL1C000001',
-        request_type: 'bill_of_lading',
-        scac: 'TEST',
-        ref_numbers: [],
-        shipment_tags: [],
-        status:
-          event === 'tracking_request.failed'
-            ? 'failed'
-            : event === 'tracking_request.awaiting_manifest'
-              ? 'awaiting_manifest'
-              : event === 'tracking_request.tracking_stopped'
-                ? 'tracking_stopped'
-                : 'created',
-        failed_reason: event === 'tracking_request.failed' ? 'not_found' : null,
-        is_retrying: false,
-        retry_count: null,
-        shipment_id:
-          event === 'tracking_request.failed' || event === 'tracking_request.awaiting_manifest'
-            ? null
-            : shipmentId,
-        created_at: now,
-        updated_at: now,
-        next_attempt_at: null,
-      }),
-    );
-  } else if (isEstimate) {
-    included.push({
-      id: referenceId,
-      type: 'estimated_event',
-      attributes: {
-        event,
-        estimated_timestamp: new Date(now.getTime() + 5 * 86_400_000).toISOString(),
-        previous_estimated_timestamp: new Date(now.getTime() + 4 * 86_400_000).toISOString(),
-        location_locode: 'NLRTM',
-        timezone: rotterdam?.time_zone ?? null,
-        voyage_number: '512W',
-        data_source: 'shipping_line',
-        created_at: now.toISOString(),
-      },
-      relationships: {
-        shipment: one('shipment', shipmentId),
-        container: one('container', event.startsWith('container.') ? containerId : null),
-        port: one('port', rotterdam?.id),
-        vessel: { data: null },
-      },
-    });
-  } else if (isContainerChange) {
-    included.push({
-      id: referenceId,
-      type: referenceType,
-      attributes: {
-        changeset: event === 'container.updated' ? { current_status: ['on_ship', 'grounded'] } : {},
-        timestamp: now.toISOString(),
-        timezone: null,
-        data_source: 'shipping_line',
-      },
-      relationships: { container: one('container', containerId), terminal: { data: null } },
-    });
-  } else {
-    included.push({
-      id: referenceId,
-      type: 'transport_event',
-      attributes: {
-        event,
-        created_at: now.toISOString(),
-        voyage_number: '512W',
-        timestamp: now.toISOString(),
-        timezone: rotterdam?.time_zone ?? null,
-        location_locode: 'NLRTM',
-        data_source: 'shipping_line',
-      },
-      relationships: {
-        shipment: one('shipment', shipmentId),
-        container: one('container', containerId),
-        location: one('port', rotterdam?.id),
-        terminal: { data: null },
-        vessel: { data: null },
-      },
-    });
-  }
-  included.push(...portResources([shanghai?.locode ?? null, rotterdam?.locode ?? null]));
-  return JSON.stringify({
-    data: {
-      id: ids.notificationId,
-      type: 'webhook_notification',
-      attributes: { event, delivery_status: 'pending', created_at: now.toISOString() },
-      relationships: {
-        webhook: one('webhook', ids.webhookId),
-        reference_object: { data: { type: referenceType, id: referenceId } },
-      },
-    },
-    included,
-  });
 }

@@ -3,9 +3,10 @@ import type { CarrierAdapter } from './carriers/types.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { type Engine, startEngine } from './engine/start.ts';
-import type { AddressPolicy } from './webhooks/address-guard.ts';
-import { type DeliveryDeps, startDeliveryLoop } from './webhooks/deliver.ts';
-import { getAddressPolicy } from './webhooks/outbound.ts';
+import type { AddressPolicy } from './webhooks/delivery/address-guard.ts';
+import type { DeliveryDeps } from './webhooks/delivery/deps.ts';
+import { startDeliveryLoop } from './webhooks/delivery/loop.ts';
+import { getAddressPolicy } from './webhooks/delivery/outbound.ts';
 
 export interface WorkerOptions {
   database: Database;

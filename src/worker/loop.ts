@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createBackoff } from '../db/connection-errors.ts';
-import { createWaker } from '../util/waker.ts';
-import { LeaseLost } from './claims.ts';
+import { LeaseLost } from './leases.ts';
+import { createWaker } from './waker.ts';
 
 // A small work loop: claim up to the free capacity, run each item, and sleep until the poll
 // interval passes or something wakes it. Several loops (tracking requests, refreshes, webhook
-// deliveries) run side by side in one worker process, each with its own capacity.
+// deliveries) run side by side in one worker process, each with its own capacity; webhook delivery
+// runs its own scheduler (webhooks/delivery/loop.ts) on the same waker, back-off and leases.
 // A claim that fails (the database is down or fails over) is retried after a back-off that grows
 // to CLAIM_BACKOFF_MAX_MS, so an outage costs a log line every few seconds, not a busy loop; the
 // first claim that succeeds resumes the normal pace. Items whose run failed keep their lease until
@@ -14,6 +15,11 @@ import { LeaseLost } from './claims.ts';
 
 /** The longest pause between claims while they fail: also the worst delay after an outage ends. */
 export const CLAIM_BACKOFF_MAX_MS = 2000;
+
+/** The back-off between failing claims of a loop polling every `pollIntervalMs`. */
+export function claimBackoff(pollIntervalMs: number): ReturnType<typeof createBackoff> {
+  return createBackoff(Math.max(pollIntervalMs, 50), CLAIM_BACKOFF_MAX_MS);
+}
 
 export interface LoopSpec<T> {
   name: string;
@@ -39,7 +45,7 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
   const inflight = new Set<Promise<void>>();
   let running = true;
   const { sleep, wake } = createWaker();
-  const backoff = createBackoff(Math.max(spec.pollIntervalMs, 50), CLAIM_BACKOFF_MAX_MS);
+  const backoff = claimBackoff(spec.pollIntervalMs);
 
   const main = (async () => {
     while (running) {

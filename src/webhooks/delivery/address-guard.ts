@@ -6,7 +6,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import { addressAllowed, hostAllowed, parseAllowlist } from './allowlist.ts';
+import { parseAllowlist } from '../../config-allowlist.ts';
+import { addressAllowed, hostAllowed } from './allowlist.ts';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [IP, number];

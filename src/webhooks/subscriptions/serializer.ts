@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../http/jsonapi.ts';
-import { DateTime, Nullable, resourceSchema } from '../http/schemas.ts';
-import { EVENT_CATEGORIES } from './catalogue.ts';
+import { iso, type Resource, selfLink } from '../../http/jsonapi.ts';
+import { DateTime, Nullable, resourceSchema } from '../../http/schemas.ts';
+import { EVENT_CATEGORIES } from '../catalogue.ts';
 import type { Webhook } from './queries.ts';
 
 export const HeaderSchema = Type.Object({ name: Type.String(), value: Type.String() });

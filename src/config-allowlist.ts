@@ -1,6 +1,7 @@
 // WEBHOOK_ALLOWLIST entries: the operator's exceptions to the outbound address guard. Each entry is an
 // ADDRESS, a CIDR or a HOST name, optionally with :PORT (IPv6 in brackets: "[::1]:9000", "[fd00::/8]:443").
-// Without a port an entry opens every port; with one, only that port, so allowlisting one internal
+// Parsed here, on the config side, so loadConfig reports a bad entry without importing webhook code;
+// webhooks/delivery/allowlist.ts matches receivers against the entries. Without a port an entry opens every port; with one, only that port, so allowlisting one internal
 // receiver does not open the whole host (or network) to port scans through the webhook API.
 import ipaddr from 'ipaddr.js';
 
@@ -96,22 +97,4 @@ export function parseAllowlist(entries: readonly string[]): { entries: AllowEntr
     }
   }
   return { entries: out, problems };
-}
-
-const portMatches = (e: AllowEntry, port: number | undefined): boolean => e.port === null || e.port === port;
-
-/** A HOST entry allows `hostname` on `port` (an unknown port matches only entries without one). */
-export function hostAllowed(entries: readonly AllowEntry[], hostname: string, port?: number): boolean {
-  const h = normHost(hostname);
-  return entries.some((e) => e.kind === 'host' && e.host === h && portMatches(e, port));
-}
-
-/** An ADDRESS or CIDR entry covers one of `forms` (the address and, for ::ffff:a.b.c.d, its IPv4) on `port`. */
-export function addressAllowed(entries: readonly AllowEntry[], forms: readonly IP[], port?: number): boolean {
-  return entries.some(
-    (e) =>
-      e.kind === 'range' &&
-      portMatches(e, port) &&
-      forms.some((f) => f.kind() === e.range[0].kind() && f.match(e.range)),
-  );
 }

@@ -1,34 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
-import type { Config } from '../config.ts';
-import { ApiError, invalidAttribute, notFound } from '../http/errors.ts';
-import { pageLinks, parsePage } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, list, Nullable, PageQuery, query, single } from '../http/schemas.ts';
-import { isUuid } from '../util/uuid.ts';
-import { EVENT_NAMES, isKnownEvent } from './catalogue.ts';
-import { attemptDelivery, DEFAULT_USER_AGENT } from './http-attempt.ts';
-import { getAddressPolicy } from './outbound.ts';
-import {
-  deleteWebhook,
-  findWebhook,
-  insertWebhook,
-  listWebhooks,
-  updateWebhook,
-  type WebhookHeader,
-} from './queries.ts';
-import { sampleBody } from './render.ts';
+import type { AppContext } from '../../app-context.ts';
+import { pageLinks, parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, list, Nullable, PageQuery, query, single } from '../../http/schemas.ts';
+import { EVENT_NAMES } from '../catalogue.ts';
+import { getAddressPolicy } from '../delivery/outbound.ts';
 import {
   EventCategorySchema,
   serializeEventCategories,
   serializeWebhook,
   WebhookSchema,
 } from './serializer.ts';
-import { generateSecret, signatureHeaders } from './sign.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  editWebhook,
+  getWebhook,
+  listWebhooks,
+  triggerTestDelivery,
+} from './service.ts';
+
+// HTTP for webhook subscriptions: request schemas (they are the OpenAPI document) and handlers that
+// only translate between HTTP and the service (service.ts).
 
 export const MAX_HEADERS = 20;
-const ATTRS = '/data/attributes';
 
 const HeaderInput = Type.Object(
   { name: Type.String({ maxLength: 100 }), value: Type.String({ maxLength: 1000 }) },
@@ -137,97 +132,6 @@ const ListQuery = query({
   'filter[active]': Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
 });
 
-// Names the service sets itself (or that would corrupt the request framing).
-const RESERVED = new Set([
-  'host',
-  'content-type',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'expect',
-  'te',
-  'trailer',
-  'user-agent',
-]);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const VALUE = /^[\t\x20-\x7e]*$/;
-
-export function reservedHeader(name: string, config: Config): boolean {
-  const n = name.toLowerCase();
-  const signature = config.webhooks.signatureHeader.toLowerCase();
-  return RESERVED.has(n) || n.startsWith('webhook-') || n === signature || n === `${signature}-previous`;
-}
-
-function validateHeaders(headers: WebhookHeader[] | null | undefined, config: Config): WebhookHeader[] {
-  if (!headers) return [];
-  const errors: Array<{ source: { pointer: string }; detail: string; code: string }> = [];
-  const seen = new Set<string>();
-  headers.forEach((h, i) => {
-    const at = `${ATTRS}/headers/${i}`;
-    if (!TOKEN.test(h.name)) {
-      errors.push({
-        source: { pointer: `${at}/name` },
-        detail: `"${h.name}" is not a valid header name (letters, digits and !#$%&'*+-.^_\`|~ only).`,
-        code: 'invalid_header_name',
-      });
-    } else if (reservedHeader(h.name, config)) {
-      errors.push({
-        source: { pointer: `${at}/name` },
-        detail: `${h.name} is set by the service and cannot be overridden.`,
-        code: 'reserved_header',
-      });
-    } else if (seen.has(h.name.toLowerCase())) {
-      errors.push({
-        source: { pointer: `${at}/name` },
-        detail: `${h.name} is given more than once (header names are case-insensitive).`,
-        code: 'duplicate',
-      });
-    }
-    seen.add(h.name.toLowerCase());
-    if (!VALUE.test(h.value)) {
-      errors.push({
-        source: { pointer: `${at}/value` },
-        detail: 'Header values may hold printable ASCII characters, spaces and tabs only.',
-        code: 'invalid_header_value',
-      });
-    }
-  });
-  if (errors.length) throw new ApiError(422, errors);
-  return headers.map((h) => ({ name: h.name, value: h.value }));
-}
-
-function validateEvents(events: string[], pointer: string): string[] {
-  const errors = events.flatMap((ev, i) =>
-    isKnownEvent(ev)
-      ? []
-      : [
-          {
-            source: { pointer: `${pointer}/${i}` },
-            detail: `Unknown event "${ev}". GET /v2/webhooks/events lists them.`,
-            code: 'unknown_event',
-          },
-        ],
-  );
-  if (errors.length) throw new ApiError(422, errors);
-  return events;
-}
-
-/** Refuses URLs the outbound address policy would not deliver to, with the guard's reason. */
-async function checkUrl(config: Config, url: string, pointer: string): Promise<string> {
-  const trimmed = url.trim();
-  const verdict = await getAddressPolicy(config).checkUrl(trimmed);
-  if (!verdict.ok) {
-    throw invalidAttribute(
-      pointer,
-      `The URL is refused: ${verdict.detail} (${verdict.reason}).`,
-      verdict.reason,
-    );
-  }
-  return trimmed;
-}
-
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
   const { config } = ctx;
@@ -235,10 +139,6 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   getAddressPolicy(config);
   // The source addresses come from configuration, read when the process started.
   const ipsUpdatedAt = new Date().toISOString();
-  const idOr404 = (id: string) => {
-    if (!isUuid(id)) throw notFound('No webhook with this id.');
-    return id;
-  };
 
   return async (app) => {
     app.post(
@@ -254,18 +154,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const a = request.body.data.attributes;
-        const events = a.events ? validateEvents(a.events, `${ATTRS}/events`) : [...EVENT_NAMES];
-        const headers = validateHeaders(a.headers, config);
-        const url = await checkUrl(config, a.url, `${ATTRS}/url`);
-        const w = await insertWebhook(db, request.accountId, {
-          url,
-          events,
-          active: a.active ?? true,
-          headers,
-          secret: generateSecret(),
-          description: a.description ?? null,
-        });
+        const w = await createWebhook(db, config, request.accountId, request.body.data.attributes);
         return reply.code(201).send({ data: serializeWebhook(w) });
       },
     );
@@ -348,51 +237,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: TriggerResult, ...errorResponses(400, 401, 413, 415, 422, 429) },
         },
       },
-      async (request) => {
-        const { event, secret } = request.body;
-        if (!isKnownEvent(event)) {
-          throw invalidAttribute(
-            '/event',
-            `Unknown event "${event}". GET /v2/webhooks/events lists them.`,
-            'unknown_event',
-          );
-        }
-        const url = await checkUrl(config, request.body.url, '/url');
-        const notificationId = randomUUID();
-        const body = sampleBody(event, { notificationId, webhookId: null });
-        // No secret: webhook-id and webhook-timestamp only, no signature.
-        const signed = signatureHeaders({
-          secrets: secret === undefined ? [] : [secret],
-          legacyHeaderName: config.webhooks.signatureHeader,
-          msgId: notificationId,
-          timestamp: Math.floor(Date.now() / 1000),
-          body,
-        });
-        const outcome = await attemptDelivery({
-          url,
-          body,
-          headers: signed,
-          ...(await getAddressPolicy(config).route(url)),
-          totalTimeoutMs: config.webhooks.totalTimeoutMs,
-          maxExcerptBytes: 0, // the answer body is never returned, whoever the receiver is
-        });
-        // What went on the wire (attemptDelivery sends lowercase names).
-        const requestHeaders: Record<string, string> = {
-          'content-type': 'application/json',
-          'user-agent': DEFAULT_USER_AGENT,
-        };
-        for (const [k, v] of Object.entries(signed)) requestHeaders[k.toLowerCase()] = v;
-        return {
-          url,
-          event,
-          succeeded: outcome.ok,
-          status_code: outcome.statusCode,
-          error: outcome.error,
-          duration_ms: Math.round(outcome.durationMs),
-          request_headers: requestHeaders,
-          request_body: body,
-        };
-      },
+      async (request) => triggerTestDelivery(config, request.body),
     );
 
     app.get(
@@ -405,11 +250,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: single(WebhookSchema), ...errorResponses(401, 404, 429) },
         },
       },
-      async (request) => {
-        const w = await findWebhook(db, request.accountId, idOr404(request.params.id));
-        if (!w) throw notFound('No webhook with this id.');
-        return { data: serializeWebhook(w) };
-      },
+      async (request) => ({
+        data: serializeWebhook(await getWebhook(db, request.accountId, request.params.id)),
+      }),
     );
 
     app.patch(
@@ -426,24 +269,13 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const id = idOr404(request.params.id);
-        const a = request.body.data.attributes;
-        // 404 before validation of values: the URL check may take a DNS look-up.
-        if (!(await findWebhook(db, request.accountId, id))) throw notFound('No webhook with this id.');
-        const events = a.events ? validateEvents(a.events, `${ATTRS}/events`) : undefined;
-        const headers = a.headers !== undefined ? validateHeaders(a.headers, config) : undefined;
-        const url = a.url !== undefined ? await checkUrl(config, a.url, `${ATTRS}/url`) : undefined;
-        const w = await updateWebhook(db, request.accountId, id, {
-          url,
-          events,
-          headers,
-          active: a.active,
-          description: a.description,
-          rotate: a.rotate_secret
-            ? { secret: generateSecret(), graceMs: config.webhooks.secretRotationGraceMs }
-            : undefined,
-        });
-        if (!w) throw notFound('No webhook with this id.');
+        const w = await editWebhook(
+          db,
+          config,
+          request.accountId,
+          request.params.id,
+          request.body.data.attributes,
+        );
         return { data: serializeWebhook(w) };
       },
     );
@@ -461,8 +293,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const deleted = await deleteWebhook(db, request.accountId, idOr404(request.params.id));
-        if (!deleted) throw notFound('No webhook with this id.');
+        await deleteWebhook(db, request.accountId, request.params.id);
         return reply.code(204).send(null);
       },
     );

@@ -1,4 +1,5 @@
 // Retry schedule and webhook deactivation rule. Pure: the clock and randomness come in as arguments.
+// WEBHOOK_RETRY_SCHEDULE is parsed on the config side (parseScheduleConfig in config-readers.ts).
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -69,27 +70,6 @@ export function parseRetryAfter(
   const at = Date.parse(value);
   if (!Number.isFinite(at)) return null;
   return Math.max(0, at - (typeof now === 'number' ? now : now.getTime()));
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
-
-/** Parses `5s,30s,2m,1h` or `10ms,20ms` into ms; throws naming the offending entry and its 1-based position. */
-export function parseScheduleConfig(text: string): number[] {
-  if (text.trim() === '') throw new Error('retry schedule is empty: expected a comma list such as 5s,30s,2m');
-  const out: number[] = [];
-  text.split(',').forEach((raw, i) => {
-    const entry = raw.trim();
-    const where = `retry schedule entry ${i + 1}`;
-    if (entry === '') throw new Error(`${where} is empty (stray comma?)`);
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(entry);
-    if (!m) throw new Error(`${where} "${entry}" is not a duration: expected a number and ms, s, m, h or d`);
-    const ms = Math.round(Number(m[1]) * UNIT_MS[m[2]!]!);
-    if (ms < 1) throw new Error(`${where} "${entry}" must be at least 1ms`);
-    if (ms > 7 * DAY) throw new Error(`${where} "${entry}" exceeds the 7d maximum`);
-    out.push(ms);
-  });
-  if (out.length > 100) throw new Error(`retry schedule has ${out.length} entries; at most 100 are allowed`);
-  return out;
 }
 
 export interface DeliveryHealth {
