@@ -1,12 +1,18 @@
 import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type Database, openDatabase } from './db/database.ts';
+import { type Database, openPostgres } from './db/database.ts';
+import { EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 
-/** Config + logger + migrated database: what every entry point (server, worker, CLI) starts with. */
+/**
+ * Config + logger + migrated database: what every entry point (server, worker, CLI) starts with.
+ * `embeddedRole` says how to reach an embedded database: the server owns DATA_DIR (refused if
+ * another process does), the CLI reaches the running server or else opens the files itself.
+ */
 export async function bootstrap(
   env = process.env,
+  opts: { embeddedRole?: 'server' | 'cli' } = {},
 ): Promise<{ config: Config; log: Logger; database: Database }> {
   let config: Config;
   try {
@@ -19,11 +25,23 @@ export async function bootstrap(
     throw err;
   }
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: resolve(config.dataDir),
-    poolSize: config.dbPoolSize,
-  });
+  let database: Database;
+  try {
+    database = config.databaseUrl
+      ? await openPostgres(config.databaseUrl, config.dbPoolSize)
+      : await openEmbedded({
+          dataDir: resolve(config.dataDir),
+          role: opts.embeddedRole ?? 'server',
+          port: config.embeddedDbPort,
+          waitMs: config.embeddedLockWaitMs,
+        });
+  } catch (err) {
+    if (err instanceof EmbeddedOwnedError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(3);
+    }
+    throw err;
+  }
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'database migrated');
   return { config, log, database };

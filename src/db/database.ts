@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { Gate } from './gate.ts';
 import type { DB } from './schema.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -30,11 +31,21 @@ export interface ListenHandlers {
 
 // timestamptz/date come back as JS Dates (both engines); int8 counts are cast to int in SQL.
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+/**
+ * `namedStatements: false` for servers whose connections share one session (the embedded
+ * database's socket: PGlite has one backend, so statement names would collide between clients).
+ */
+export async function openPostgres(
+  url: string,
+  poolSize = 10,
+  opts: { namedStatements?: boolean } = {},
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: opts.namedStatements === false ? pool : preparing(pool) }),
+  });
   return {
     db,
     engine: 'postgres',
@@ -144,11 +155,20 @@ function preparing(pool: pg.Pool): pg.Pool {
   });
 }
 
-/** Embedded PGlite; `dataDir` null = in memory (tests). */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+/**
+ * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
+ * owner only (see embedded.ts, which holds the lock and passes the `gate` it shares with the
+ * socket server); `onPglite` hands the instance to that owner.
+ */
+export async function openPglite(
+  dataDir: string | null,
+  opts: { gate?: Gate; onPglite?: (pglite: PGlite) => void } = {},
+): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
   await pglite.waitReady;
+  opts.onPglite?.(pglite);
+  const gate = opts.gate ?? new Gate();
   const dialect = new PGliteDialect({ pglite });
   // PGlite is one connection. Kysely's PGlite driver hands that connection to every caller at
   // once, so a query issued while another caller's transaction is open would run inside it.
@@ -157,7 +177,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (k: Kysely<unknown>) => dialect.createIntrospector(k),
     createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: (): Driver => withMutex(dialect.createDriver()),
+    createDriver: (): Driver => withMutex(dialect.createDriver(), gate),
   };
   const db = new Kysely<DB>({ dialect: serialised });
   let waiting = 0;
@@ -196,18 +216,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-function withMutex(driver: Driver): Driver {
-  let tail: Promise<void> = Promise.resolve();
+function withMutex(driver: Driver, gate: Gate): Driver {
   let release: (() => void) | undefined;
   return {
     init: () => driver.init(),
     async acquireConnection(): Promise<DatabaseConnection> {
-      const previous = tail;
-      let unlock!: () => void;
-      tail = new Promise<void>((r) => {
-        unlock = r;
-      });
-      await previous;
+      const unlock = await gate.acquire();
       release = unlock;
       return driver.acquireConnection();
     },
