@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../accounts/service.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { SETTINGS } from '../config.ts';
-import { backup, restore } from '../db/backup.ts';
+import { BackupError, backup, restore } from '../db/backup.ts';
 import { printDbUrl } from './db-url.ts';
 import { seed, stderrProgress } from './seed.ts';
 
@@ -107,7 +107,14 @@ try {
     if (!values.account || !UUID.test(values.account)) fail('api-keys list needs --account <account id>');
     const keys = await listApiKeys(db, values.account);
     out(
-      keys,
+      keys.map(({ id, prefix, name, created_at, last_used_at, revoked_at }) => ({
+        id,
+        prefix,
+        name,
+        created_at,
+        last_used_at,
+        revoked_at,
+      })),
       keys.length
         ? keys
             .map(
@@ -135,6 +142,11 @@ try {
   } else {
     fail(`Unknown command: ${positionals.join(' ')}`);
   }
+} catch (err) {
+  // Expected refusals (e.g. restoring into a non-empty database) are messages, not stack traces.
+  if (!(err instanceof BackupError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }
