@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, openPostgres } from './db/database.ts';
-import { EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
+import { EmbeddedOpenError, EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 
 /**
@@ -39,6 +39,10 @@ export async function bootstrap(
     if (err instanceof EmbeddedOwnedError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(3);
+    }
+    if (err instanceof EmbeddedOpenError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
     }
     throw err;
   }

@@ -28,6 +28,20 @@ export class EmbeddedOwnedError extends Error {
   }
 }
 
+/** PGlite could not open the files: say what to do rather than fail with a wasm stack trace. */
+export class EmbeddedOpenError extends Error {
+  constructor(dataDir: string, cause: unknown) {
+    super(
+      `The embedded database in ${dataDir} could not be opened: ${(cause as Error)?.message ?? cause}. ` +
+        'No other process holds it (this process has its lock). If its files were damaged (disk full, files ' +
+        'copied while a server ran, a process other than this service writing them), move the directory ' +
+        'aside, start with an empty DATA_DIR and load your last `npm run cli -- db backup` with `db restore`.',
+      { cause },
+    );
+    this.name = 'EmbeddedOpenError';
+  }
+}
+
 export interface EmbeddedOptions {
   /** Absolute data directory. */
   dataDir: string;
@@ -80,12 +94,17 @@ async function own(
 ): Promise<EmbeddedDatabase> {
   const gate = new Gate();
   let pglite!: PGlite;
-  const database = await openPglite(opts.dataDir, {
-    gate,
-    onPglite: (p) => {
-      pglite = p;
-    },
-  });
+  let database: Database;
+  try {
+    database = await openPglite(opts.dataDir, {
+      gate,
+      onPglite: (p) => {
+        pglite = p;
+      },
+    });
+  } catch (err) {
+    throw new EmbeddedOpenError(opts.dataDir, err);
+  }
   // NOTIFY from socket clients (CLI key revocations, account changes) reaches these handlers.
   const listeners = new Set<ListenHandlers>();
   let server: EmbeddedServer | null = null;
