@@ -100,7 +100,7 @@ export const SETTINGS: Setting[] = [
     name: 'EMBEDDED_LOCK_WAIT_MS',
     default: '60000',
     description:
-      'How long a CLI command waits for the embedded database while another CLI command holds it or the server is still starting.',
+      'How long a CLI command (or a starting server) waits for the embedded database while a CLI command holds it, or the server is still starting.',
   },
   {
     name: 'LOG_LEVEL',

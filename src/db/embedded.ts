@@ -48,7 +48,7 @@ export interface EmbeddedOptions {
   role: 'server' | 'cli';
   /** Loopback port to serve on (server role; 0 = any free port). */
   port?: number;
-  /** CLI role: how long to wait for a directory another CLI holds or a server still opening. */
+  /** How long to wait for a directory a CLI command holds (or, for the CLI, a server still opening). */
   waitMs?: number;
 }
 
@@ -76,9 +76,11 @@ export async function openEmbedded(opts: EmbeddedOptions): Promise<EmbeddedDatab
         throw err;
       }
     }
-    if (opts.role === 'server') throw new EmbeddedOwnedError(opts.dataDir, lock.owner);
+    // Another server: refuse at once. A CLI command holding the files is waited for (bounded).
+    if (opts.role === 'server' && lock.owner.role === 'server')
+      throw new EmbeddedOwnedError(opts.dataDir, lock.owner);
     const { socket } = lock.owner;
-    if (socket && (await answers(socket))) {
+    if (opts.role === 'cli' && socket && (await answers(socket))) {
       const url = socketUrl(socket);
       // Two connections: enough for a CLI command, few enough to leave the owner's session free.
       return { ...(await openPostgres(url, 2, { namedStatements: false })), url, pglite: null };
