@@ -132,7 +132,10 @@ function breakStale(dataDir: string, seen: LockInfo | null): void {
 function held(dataDir: string, mine: LockInfo): LockResult & { acquired: true } {
   const path = join(dataDir, LOCK_FILE);
   let released = false;
-  return {
+  // A process that exits without closing (process.exit in a CLI command) leaves no lock behind.
+  const onExit = () => result.release();
+  process.once('exit', onExit);
+  const result: LockResult & { acquired: true } = {
     acquired: true,
     update(info) {
       // Write aside and rename, so a reader never sees a half-written lock.
@@ -143,10 +146,12 @@ function held(dataDir: string, mine: LockInfo): LockResult & { acquired: true } 
     release() {
       if (released) return;
       released = true;
+      process.off('exit', onExit);
       const now = readLock(dataDir);
       if (now?.pid === mine.pid) unlinkQuiet(path);
     },
   };
+  return result;
 }
 
 function lockAgeMs(path: string): number | null {
