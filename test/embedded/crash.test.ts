@@ -11,7 +11,9 @@ const KILLS = 4;
 const WRITERS = 6;
 
 describe('embedded database crash safety [pglite]', () => {
-  test(`SIGKILL during write bursts, ${KILLS} times: restarts, no acknowledged write lost`, async () => {
+  test(`SIGKILL during write bursts, ${KILLS} times: restarts, no acknowledged write lost`, {
+    timeout: 300_000,
+  }, async () => {
     const s = await processStorage('pglite');
     const env = { ...s.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
     const acknowledged: string[] = [];

@@ -23,7 +23,9 @@ async function waitUntil(check: () => Promise<boolean>, ms: number, what: string
 }
 
 describe('embedded database ownership [pglite]', () => {
-  test('one server owns DATA_DIR; CLI and psql reach it; changes reach the API within 2 s', async () => {
+  test('one server owns DATA_DIR; CLI and psql reach it; changes reach the API within 2 s', {
+    timeout: 240_000,
+  }, async () => {
     const s = await processStorage('pglite');
     const dir = s.env.DATA_DIR!;
     const env = { ...s.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
@@ -130,7 +132,9 @@ describe('embedded database ownership [pglite]', () => {
     }
   });
 
-  test('after SIGKILL the stale lock is detected: the CLI and a new server open the files', async () => {
+  test('after SIGKILL the stale lock is detected: the CLI and a new server open the files', {
+    timeout: 180_000,
+  }, async () => {
     const s = await processStorage('pglite');
     const env = { ...s.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
     let server = spawnNode(['src/main.ts'], { ...env, PORT: String(await freePort()) });
