@@ -1,14 +1,19 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { type Database, openDatabase } from './db/database.ts';
+import { type Database, openPostgres } from './db/database.ts';
+import { EmbeddedOpenError, EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createLogger } from './logging.ts';
 
-/** Config + logger + migrated database: what every entry point (server, worker, CLI) starts with. */
+/**
+ * Config + logger + migrated database: what every entry point (server, worker, CLI) starts with.
+ * `embeddedRole` says how to reach an embedded database: the server owns DATA_DIR (refused if
+ * another process does), the CLI reaches the running server or else opens the files itself.
+ */
 export async function bootstrap(
   env = process.env,
-  options: { logTo?: 'stdout' | 'stderr' } = {},
+  options: { logTo?: 'stdout' | 'stderr'; embeddedRole?: 'server' | 'cli' } = {},
 ): Promise<{ config: Config; log: Logger; database: Database }> {
   let config: Config;
   try {
@@ -21,12 +26,27 @@ export async function bootstrap(
     throw err;
   }
   const log = await createLogger(config.logLevel, options.logTo);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: resolve(config.dataDir),
-    poolSize: config.dbPoolSize,
-    log,
-  });
+  let database: Database;
+  try {
+    database = config.databaseUrl
+      ? await openPostgres(config.databaseUrl, config.dbPoolSize, { log })
+      : await openEmbedded({
+          dataDir: resolve(config.dataDir),
+          role: options.embeddedRole ?? 'server',
+          port: config.embeddedDbPort,
+          waitMs: config.embeddedLockWaitMs,
+        });
+  } catch (err) {
+    if (err instanceof EmbeddedOwnedError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(3);
+    }
+    if (err instanceof EmbeddedOpenError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
   const applied = await migrate(database);
   if (applied.length) log.info({ applied }, 'database migrated');
   return { config, log, database };

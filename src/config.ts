@@ -12,6 +12,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Loopback port of the embedded database's socket (0 = any free port). */
+  embeddedDbPort: number;
+  /** How long a CLI waits for an embedded database another process holds. */
+  embeddedLockWaitMs: number;
   dbPoolSize: number;
   logLevel: string;
   publicBaseUrl: string | null;
@@ -104,6 +108,18 @@ export const SETTINGS: Setting[] = [
     description: 'postgres://… URL of a PostgreSQL server; unset means embedded PGlite.',
   },
   { name: 'DB_POOL_SIZE', default: '10', description: 'Connections per process to PostgreSQL.' },
+  {
+    name: 'EMBEDDED_DB_PORT',
+    default: '0',
+    description:
+      'Loopback port on which the server serves its embedded database to the CLI and psql (`npm run cli -- db url`); 0 = any free port, recorded in DATA_DIR.',
+  },
+  {
+    name: 'EMBEDDED_LOCK_WAIT_MS',
+    default: '60000',
+    description:
+      'How long a CLI command (or a starting server) waits for the embedded database while a CLI command holds it, or the server is still starting.',
+  },
   {
     name: 'LOG_LEVEL',
     default: 'info',
@@ -363,6 +379,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     dbPoolSize: int('DB_POOL_SIZE', 10, 1, 1000),
+    embeddedDbPort: int('EMBEDDED_DB_PORT', 0, 0, 65535),
+    embeddedLockWaitMs: int('EMBEDDED_LOCK_WAIT_MS', 60000, 0),
     logLevel: oneOf('LOG_LEVEL', 'info', [
       'fatal',
       'error',

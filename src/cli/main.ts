@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../accounts/service.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { SETTINGS } from '../config.ts';
+import { BackupError, backup, restore } from '../db/backup.ts';
+import { printDbUrl } from './db-url.ts';
 import { seed, stderrProgress } from './seed.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -14,6 +16,9 @@ const USAGE = `Usage: npm run cli -- <command>
   seed --account <id> [--shipments N] [--containers-per-shipment N] [--events-per-container N] [--no-refresh]
                                          bulk-load realistic test data (progress on stderr)
   config                                 print the configuration variables (Markdown)
+  db url                                 print the postgres:// URL of the running database
+  db backup <file>                       write a consistent backup of the service's data
+  db restore <file> [--force]            load a backup into an empty database (--force: replace its data)
 `;
 
 function fail(message: string): never {
@@ -30,6 +35,7 @@ const { values, positionals } = parseArgs({
     'containers-per-shipment': { type: 'string' },
     'events-per-container': { type: 'string' },
     'no-refresh': { type: 'boolean', default: false },
+    force: { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
@@ -45,7 +51,12 @@ if (group === 'config') {
   process.exit(0);
 }
 
-const { database } = await bootstrap({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+if (group === 'db' && action === 'url') await printDbUrl();
+
+const { database } = await bootstrap(
+  { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  { embeddedRole: 'cli' },
+);
 const db = database.db;
 const out = (json: unknown, text: string) =>
   process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
@@ -96,7 +107,14 @@ try {
     if (!values.account || !UUID.test(values.account)) fail('api-keys list needs --account <account id>');
     const keys = await listApiKeys(db, values.account);
     out(
-      keys,
+      keys.map(({ id, prefix, name, created_at, last_used_at, revoked_at }) => ({
+        id,
+        prefix,
+        name,
+        created_at,
+        last_used_at,
+        revoked_at,
+      })),
       keys.length
         ? keys
             .map(
@@ -111,9 +129,24 @@ try {
     if (!id || !UUID.test(id)) fail('api-keys revoke needs a key id');
     if (!(await revokeApiKey(db, id))) fail(`No API key ${id}`);
     out({ revoked: id }, `API key ${id} revoked.`);
+  } else if (group === 'db' && (action === 'backup' || action === 'restore')) {
+    const file = rest[0];
+    if (!file) fail(`db ${action} needs a file name`);
+    if (action === 'backup') {
+      const r = await backup(database, file);
+      out(r, `Backed up ${r.rows} rows of ${r.tables} tables to ${file}.`);
+    } else {
+      const r = await restore(database, file, { force: values.force });
+      out(r, `Restored ${r.rows} rows of ${r.tables} tables from ${file}.`);
+    }
   } else {
     fail(`Unknown command: ${positionals.join(' ')}`);
   }
+} catch (err) {
+  // Expected refusals (e.g. restoring into a non-empty database) are messages, not stack traces.
+  if (!(err instanceof BackupError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

@@ -5,6 +5,7 @@ import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDi
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { createBackoff } from './connection-errors.ts';
+import { Gate } from './gate.ts';
 import type { DB } from './schema.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -35,7 +36,16 @@ export interface ListenHandlers {
 /** Where the PostgreSQL side reports connection trouble (the process's logger). */
 export type ConnectionLog = Pick<Logger, 'warn' | 'info'>;
 
-export async function openPostgres(url: string, poolSize = 10, log?: ConnectionLog): Promise<Database> {
+/**
+ * `namedStatements: false` for servers whose connections share one session (the embedded
+ * database's socket: PGlite has one backend, so statement names would collide between clients).
+ */
+export async function openPostgres(
+  url: string,
+  poolSize = 10,
+  opts: { log?: ConnectionLog; namedStatements?: boolean } = {},
+): Promise<Database> {
+  const { log } = opts;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -54,7 +64,9 @@ export async function openPostgres(url: string, poolSize = 10, log?: ConnectionL
   });
   // An idle client that breaks: the pool has already dropped it (and logged it above).
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparing(pool) }) });
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: opts.namedStatements === false ? pool : preparing(pool) }),
+  });
   return {
     db,
     engine: 'postgres',
@@ -184,11 +196,20 @@ function preparing(pool: pg.Pool): pg.Pool {
   });
 }
 
-/** Embedded PGlite; `dataDir` null = in memory (tests). */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+/**
+ * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
+ * owner only (see embedded.ts, which holds the lock and passes the `gate` it shares with the
+ * socket server); `onPglite` hands the instance to that owner.
+ */
+export async function openPglite(
+  dataDir: string | null,
+  opts: { gate?: Gate; onPglite?: (pglite: PGlite) => void } = {},
+): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
   await pglite.waitReady;
+  opts.onPglite?.(pglite);
+  const gate = opts.gate ?? new Gate();
   const dialect = new PGliteDialect({ pglite });
   // PGlite is one connection. Kysely's PGlite driver hands that connection to every caller at
   // once, so a query issued while another caller's transaction is open would run inside it.
@@ -197,7 +218,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (k: Kysely<unknown>) => dialect.createIntrospector(k),
     createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: (): Driver => withMutex(dialect.createDriver()),
+    createDriver: (): Driver => withMutex(dialect.createDriver(), gate),
   };
   const db = new Kysely<DB>({ dialect: serialised });
   let waiting = 0;
@@ -236,18 +257,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-function withMutex(driver: Driver): Driver {
-  let tail: Promise<void> = Promise.resolve();
+function withMutex(driver: Driver, gate: Gate): Driver {
   let release: (() => void) | undefined;
   return {
     init: () => driver.init(),
     async acquireConnection(): Promise<DatabaseConnection> {
-      const previous = tail;
-      let unlock!: () => void;
-      tail = new Promise<void>((r) => {
-        unlock = r;
-      });
-      await previous;
+      const unlock = await gate.acquire();
       release = unlock;
       return driver.acquireConnection();
     },
@@ -275,6 +290,6 @@ export async function openDatabase(opts: {
   log?: ConnectionLog;
 }): Promise<Database> {
   return opts.databaseUrl
-    ? openPostgres(opts.databaseUrl, opts.poolSize, opts.log)
+    ? openPostgres(opts.databaseUrl, opts.poolSize, { log: opts.log })
     : openPglite(opts.dataDir);
 }

@@ -10,12 +10,12 @@ import { createMcpServer } from './server.ts';
 //
 // It builds the API in this process (no port is opened) against the configured database and
 // acts with TRACKER_API_KEY. With DATABASE_URL it shares the PostgreSQL server with the running
-// service. With embedded PGlite it opens DATA_DIR itself, as `npm run cli` does, so it must not
-// run while the server has that directory open (PGlite is single-process) — until the CLI learns
-// to reach the running server's database, use DATABASE_URL for agents beside a running server.
+// service. With embedded PGlite it reaches the running server's database through its socket, as
+// `npm run cli` does; with no server running it opens DATA_DIR itself under the owner lock (a
+// server started meanwhile waits for it, up to EMBEDDED_LOCK_WAIT_MS).
 // It runs no worker: a number tracked here is picked up by the service's worker.
 
-const { config, log, database } = await bootstrap(undefined, { logTo: 'stderr' });
+const { config, log, database } = await bootstrap(undefined, { logTo: 'stderr', embeddedRole: 'cli' });
 
 async function fail(message: string): Promise<never> {
   process.stderr.write(`${message}\n`);

@@ -40,6 +40,7 @@ export function spawnNode(args: string[], env: Record<string, string | undefined
     output: () => out,
     exited,
     kill: (signal = 'SIGTERM') => child.kill(signal),
+    // A first start initialises PGlite, which takes 20 s and more on a loaded 2-core machine.
     waitFor(re, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
