@@ -56,7 +56,7 @@ for (const engine of ENGINES) {
     test('tools over stdio, scoped to TRACKER_API_KEY; logs on stderr only', async () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['src/mcp/main.ts'],
+        args: ['src/mcp-main.ts'],
         cwd: ROOT,
         env: {
           ...(process.env as Record<string, string>),
@@ -110,7 +110,7 @@ for (const engine of ENGINES) {
 
     test('no TRACKER_API_KEY, or an unknown one, is refused at start', () => {
       for (const k of ['', 'trk_000000000000_unknown']) {
-        const r = spawnSync(process.execPath, ['src/mcp/main.ts'], {
+        const r = spawnSync(process.execPath, ['src/mcp-main.ts'], {
           cwd: ROOT,
           env: { ...process.env, ...storage.env, TRACKER_API_KEY: k, LOG_LEVEL: 'silent' },
           input: '',

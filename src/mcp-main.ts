@@ -1,9 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { authenticate } from '../accounts/service.ts';
-import { buildApp } from '../app.ts';
-import { bootstrap } from '../bootstrap.ts';
-import { injectCaller } from './api.ts';
-import { createMcpServer } from './server.ts';
+import { authenticate } from './accounts/service.ts';
+import { buildApp } from './app.ts';
+import { bootstrap } from './bootstrap.ts';
+import { injectCaller } from './mcp/api.ts';
+import { createMcpServer } from './mcp/server.ts';
 
 // `npm run --silent mcp`: the MCP server over stdio, for agents that start their tools as local
 // programs. stdout carries only JSON-RPC; every log line goes to stderr.
