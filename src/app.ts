@@ -8,6 +8,10 @@ import { createKeyCache } from './accounts/key-cache.ts';
 import type { AppContext } from './app-context.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
+import { emailSubmissionRoutes } from './documents/email-routes.ts';
+import { documentRoutes } from './documents/routes.ts';
+import { documentSchemaRoutes } from './documents/schema-routes.ts';
+import { uploadRoutes } from './documents/upload-routes.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
@@ -118,6 +122,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(shipmentRoutes(ctx));
       await v2.register(containerRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
+      await v2.register(documentRoutes(ctx));
+      await v2.register(uploadRoutes(ctx));
+      await v2.register(documentSchemaRoutes(ctx));
+      await v2.register(emailSubmissionRoutes(ctx));
     },
     { prefix: '/v2' },
   );
