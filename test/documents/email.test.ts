@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { type SmtpListener, startSmtpServer } from '../../src/mail/smtp.ts';
 import { inboundAddress } from '../../src/mail/addresses.ts';
-import { transportDoc } from '../helpers/doc-content.ts';
-import { type DocumentStack, startDocumentStack } from '../helpers/doc-api.ts';
-import { layoutOps, renderPdf, renderScan } from '../helpers/doc-render.ts';
+import { type SmtpListener, startSmtpServer } from '../../src/mail/smtp.ts';
 import { ENGINES } from '../helpers/db.ts';
+import { type DocumentStack, startDocumentStack } from '../helpers/doc-api.ts';
+import { transportDoc } from '../helpers/doc-content.ts';
+import { layoutOps, renderPdf, renderScan } from '../helpers/doc-render.ts';
 import { eventually } from '../helpers/engine.ts';
 import { mimeMessage, sendMail } from '../helpers/smtp-client.ts';
 
@@ -22,7 +22,11 @@ for (const engine of ENGINES) {
 
     before(async () => {
       s = await startDocumentStack(engine, { INBOUND_EMAIL_DOMAIN: 'inbox.test', SMTP_MAX_BYTES: '1500000' });
-      smtp = await startSmtpServer({ database: s.t.database, config: s.t.config, log: pino({ level: 'silent' }) });
+      smtp = await startSmtpServer({
+        database: s.t.database,
+        config: s.t.config,
+        log: pino({ level: 'silent' }),
+      });
       address = await inboundAddress(s.t.database.db, s.t.accountId, 'inbox.test');
     });
     after(async () => {
@@ -76,13 +80,16 @@ for (const engine of ENGINES) {
       const reps = one.body.included.filter((x: { type: string }) => x.type === 'document_representation');
       assert.equal(docs.length, 2, 'documents included by default');
       assert.equal(reps.length, 2, 'and their representations');
-      const byName = new Map(docs.map((d: { id: string; attributes: { name: string } }) => [d.attributes.name, d.id]));
+      const byName = new Map(
+        docs.map((d: { id: string; attributes: { name: string } }) => [d.attributes.name, d.id]),
+      );
 
       const an = await s.settled(byName.get('arrival-notice.pdf') as string);
       assert.equal(an.data.attributes.source, 'email');
       assert.equal(an.data.attributes.document_type, 'arrival_notice');
       assert.equal(an.data.relationships.email_submission.data.id, sub.id);
-      const anRep = an.included.find((x: { type: string }) => x.type === 'document_representation').attributes.payload;
+      const anRep = an.included.find((x: { type: string }) => x.type === 'document_representation').attributes
+        .payload;
       assert.equal(anRep.bill_of_lading_number, notice.expect.bill_of_lading_number);
       assert.equal(anRep.estimated_arrival_date, notice.expect.estimated_arrival_date);
       assert.equal(anRep.port_of_discharge.locode, notice.expect['port_of_discharge.locode']);
@@ -90,19 +97,30 @@ for (const engine of ENGINES) {
       const bl = await s.settled(byName.get('bl-scan.png') as string);
       assert.equal(bl.data.attributes.file_content_type, 'image/png');
       assert.equal(bl.data.attributes.document_type, 'bill_of_lading');
-      const blRep = bl.included.find((x: { type: string }) => x.type === 'document_representation').attributes.payload;
+      const blRep = bl.included.find((x: { type: string }) => x.type === 'document_representation').attributes
+        .payload;
       assert.equal(blRep.bill_of_lading_number, scanned.expect.bill_of_lading_number, 'read by OCR');
-      assert.equal(blRep.containers[0]?.number, scanned.containers[0]!.number, 'container number read by OCR');
+      assert.equal(
+        blRep.containers[0]?.number,
+        scanned.containers[0]!.number,
+        'container number read by OCR',
+      );
 
       await eventually(
-        async () => s.receiver.at('/hook').filter((x) => x.json?.data?.attributes?.event === 'document.extracted').length >= 2,
+        async () =>
+          s.receiver.at('/hook').filter((x) => x.json?.data?.attributes?.event === 'document.extracted')
+            .length >= 2,
         15_000,
         'two document.extracted events',
       );
     });
 
     test('unknown recipients are refused at RCPT; an oversize message on DATA', async () => {
-      const r = await sendMail(smtp.port, { from: 'x@example.com', to: ['nobody@inbox.test', 'a@elsewhere.test'] }, 'Subject: x\r\n\r\nx');
+      const r = await sendMail(
+        smtp.port,
+        { from: 'x@example.com', to: ['nobody@inbox.test', 'a@elsewhere.test'] },
+        'Subject: x\r\n\r\nx',
+      );
       assert.deepEqual(r.rcpt, [550, 550]);
       assert.equal(r.data, null);
       const big = mimeMessage({
@@ -112,7 +130,9 @@ for (const engine of ENGINES) {
         text: 'big',
         messageId: '<big@example.com>',
         date: new Date(),
-        attachments: [{ filename: 'big.pdf', contentType: 'application/pdf', content: Buffer.alloc(1_300_000, 1) }],
+        attachments: [
+          { filename: 'big.pdf', contentType: 'application/pdf', content: Buffer.alloc(1_300_000, 1) },
+        ],
       });
       const r2 = await sendMail(smtp.port, { from: 'x@example.com', to: [address] }, big);
       assert.equal(r2.data, 552);

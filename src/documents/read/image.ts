@@ -10,6 +10,8 @@ const MIN_WIDTH = 1600;
 export async function forOcr(
   input: Buffer | { data: Uint8ClampedArray; width: number; height: number; channels: 1 | 3 | 4 },
   degrees = 0,
+  /** A small copy (orientation probes): this width, whatever the source. */
+  probeWidth?: number,
 ): Promise<Buffer> {
   try {
     let img = Buffer.isBuffer(input)
@@ -20,7 +22,9 @@ export async function forOcr(
     if (degrees) img = img.rotate(degrees);
     const meta = await img.metadata();
     const width = (degrees === 90 || degrees === 270 ? meta.height : meta.width) ?? MIN_WIDTH;
-    if (width < MIN_WIDTH) img = img.resize({ width: Math.min(MIN_WIDTH, width * 3), kernel: 'lanczos3' });
+    if (probeWidth) img = sharp(await img.png().toBuffer()).resize({ width: probeWidth });
+    else if (width < MIN_WIDTH)
+      img = img.resize({ width: Math.min(MIN_WIDTH, width * 3), kernel: 'lanczos3' });
     return await img.greyscale().normalise().png().toBuffer();
   } catch (err) {
     throw new UnreadableFile(`not a readable image: ${(err as Error).message}`);

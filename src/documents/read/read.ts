@@ -18,17 +18,30 @@ export interface ReadOptions {
 }
 
 const POOR = 0.6;
+const PROBE_WIDTH = 1000;
 
-async function ocrBest(png: (degrees: number) => Promise<Buffer>, page: number) {
-  let best = await ocrImage(await png(0), page);
-  if (best.confidence >= POOR && best.words.length >= 8) return best;
+const score = (r: { confidence: number; words: unknown[] }) => r.confidence * Math.min(1, r.words.length / 8);
+
+/**
+ * OCR in the best orientation. A good first reading is kept; a poor one (a page scanned upside
+ * down or sideways) is followed by quick probes of the other orientations on a small copy, and
+ * the page is read again in full only in the orientation that probed best.
+ */
+async function ocrBest(png: (degrees: number, probeWidth?: number) => Promise<Buffer>, page: number) {
+  const first = await ocrImage(await png(0), page);
+  if (first.confidence >= POOR && first.words.length >= 8) return first;
+  let bestDegrees = 0;
+  let bestScore = score(await ocrImage(await png(0, PROBE_WIDTH), page));
   for (const degrees of [180, 90, 270]) {
-    const r = await ocrImage(await png(degrees), page);
-    if (r.confidence * Math.min(1, r.words.length / 8) > best.confidence * Math.min(1, best.words.length / 8))
-      best = r;
-    if (best.confidence >= 0.75 && best.words.length >= 8) break;
+    const s = score(await ocrImage(await png(degrees, PROBE_WIDTH), page));
+    if (s > bestScore) {
+      bestScore = s;
+      bestDegrees = degrees;
+    }
   }
-  return best;
+  if (bestDegrees === 0) return first;
+  const turned = await ocrImage(await png(bestDegrees), page);
+  return score(turned) > score(first) ? turned : first;
 }
 
 export async function readFile(bytes: Buffer, contentType: string, o: ReadOptions): Promise<ReadResult> {
@@ -38,7 +51,7 @@ export async function readFile(bytes: Buffer, contentType: string, o: ReadOption
     let ocrConf: number[] = [];
     if (o.ocr) {
       for (const ip of pdf.imagePages) {
-        const r = await ocrBest((d) => forOcr(ip.image, d), ip.page);
+        const r = await ocrBest((d, w) => forOcr(ip.image, d, w), ip.page);
         words.push(...r.words);
         ocrConf.push(r.confidence);
       }
@@ -51,6 +64,6 @@ export async function readFile(bytes: Buffer, contentType: string, o: ReadOption
   if (!contentType.startsWith('image/')) throw new UnreadableFile(`unsupported content type ${contentType}`);
   if (!o.ocr) return { lines: [], source: 'none', confidence: 0 };
   await forOcr(bytes); // fails early, and cleanly, on a corrupt image
-  const r = await ocrBest((d) => forOcr(bytes, d), 1);
+  const r = await ocrBest((d, w) => forOcr(bytes, d, w), 1);
   return { lines: buildLines(r.words), source: 'ocr', confidence: r.confidence };
 }
