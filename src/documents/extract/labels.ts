@@ -100,10 +100,21 @@ export function findBlock(lines: Line[], labels: RegExp[], isLabel: LabelTest, m
         block.push(seg.text);
         if (block.length >= maxLines) break;
       }
-      if (block.length > 0) {
-        return { value: block[0]!, block, confidence: (rest ? 0.9 : 0.8) * h.segment.confidence };
+      const cleaned = block.map(cleanText).filter(Boolean);
+      if (cleaned.length > 0) {
+        return { value: cleaned[0]!, block: cleaned, confidence: (rest ? 0.9 : 0.8) * h.segment.confidence };
       }
     }
   }
   return null;
+}
+
+/** Party lines without the specks OCR reads as punctuation at their ends or between words. */
+export function cleanText(s: string): string {
+  return s
+    .replace(/\s+[-–—~'’‘.,]+(?=\s)/g, ' ')
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .replace(/[^\p{L}\p{N}).]+$/u, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -34,10 +34,13 @@ function index(): Map<string, string[]> {
     const codes = new Set<string>();
     for (const r of rows) {
       codes.add(r.country_code);
-      const key = norm(r.name);
-      const list = byName.get(key);
-      if (list) list.push(r.locode);
-      else byName.set(key, [r.locode]);
+      // "Yantian Pt" is printed "Yantian": index the name without its port word too.
+      const full = norm(r.name);
+      for (const key of new Set([full, full.replace(/\s(?:pt|port)$/, '')])) {
+        const list = byName.get(key);
+        if (list) list.push(r.locode);
+        else byName.set(key, [r.locode]);
+      }
     }
     countryCodes = new Map();
     const names = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -91,6 +94,13 @@ export function resolvePlace(printed: string): Place | null {
   for (const candidate of nameCandidates(parts[0] ?? '')) {
     const locodes = names.get(candidate);
     if (!locodes) continue;
+    const pick = choose(locodes, country);
+    if (pick) return { name: cleanName(text), locode: pick };
+  }
+  // Local spellings that extend the printed one ("Antwerp" -> "Antwerpen"), within the country.
+  const asPrinted = nameCandidates(parts[0] ?? '')[0] ?? '';
+  if (country && asPrinted.length >= 5) {
+    const locodes = [...names].filter(([k]) => k.startsWith(asPrinted)).flatMap(([, v]) => v);
     const pick = choose(locodes, country);
     if (pick) return { name: cleanName(text), locode: pick };
   }
