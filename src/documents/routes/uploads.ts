@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { errorResponses } from '../http/schemas.ts';
-import { isUuid } from '../util/uuid.ts';
-import { storageKeyOf } from './file-access.ts';
-import { origin } from './routes.ts';
-import { createBlob, tooLarge, uploadBlob } from './service.ts';
-import { downloadSignatureValid, signBlobId, signingKey, verifyBlobId } from './signing.ts';
-import { createStorage } from './storage.ts';
+import type { AppContext } from '../../app-context.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { isUuid } from '../../util/uuid.ts';
+import { storageKeyOf } from '../file-access.ts';
+import { createBlob, tooLarge, uploadBlob } from '../service.ts';
+import { downloadSignatureValid, signBlobId, signingKey, verifyBlobId } from '../signing.ts';
+import { createStorage } from '../storage.ts';
+import { origin } from './documents.ts';
 
 // The routes that move bytes without an API key, each authorised by a signature instead:
 // the direct-upload PUT (ActiveStorage style) and the signed download link.

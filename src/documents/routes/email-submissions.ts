@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
-import { notFound } from '../http/errors.ts';
-import { Included, pageLinks, parseInclude, parsePage, type Resource } from '../http/jsonapi.ts';
-import { AnyResource, errorResponses, IdParams, PageQuery, query } from '../http/schemas.ts';
-import { isUuid } from '../util/uuid.ts';
+import type { AppContext } from '../../app-context.ts';
+import { notFound } from '../../http/errors.ts';
+import { Included, pageLinks, parseInclude, parsePage, type Resource } from '../../http/jsonapi.ts';
+import { AnyResource, errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
+import { isUuid } from '../../util/uuid.ts';
 import {
   type EmailSubmissionRow,
   emailSubmissionsByIds,
   listSubmissions,
   serializeSubmission,
-} from './email-submissions.ts';
-import { documentsOfSubmissions } from './queries.ts';
-import { representationsByIds } from './representations.ts';
-import { serializeEmailDocument, serializeRepresentation } from './serializer.ts';
+} from '../email-submissions.ts';
+import { documentsOfSubmissions } from '../queries.ts';
+import { representationsByIds } from '../representations.ts';
+import { serializeEmailDocument, serializeRepresentation } from '../serializer.ts';
 
 const INCLUDES = ['account', 'user', 'documents', 'documents.last_document_representation'] as const;
 const DEFAULT_INCLUDES = ['documents', 'documents.last_document_representation'];
