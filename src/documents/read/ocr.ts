@@ -47,6 +47,11 @@ export interface OcrResult {
   confidence: number;
 }
 
+interface OcrLine {
+  baseline: { x0: number; y0: number; x1: number; y1: number };
+  words: OcrWord[];
+}
+
 interface OcrWord {
   text: string;
   confidence: number;
@@ -59,13 +64,28 @@ export async function ocrImage(png: Buffer, page: number): Promise<OcrResult> {
   const { data } = await w.recognize(png, {}, { blocks: true, text: false });
   const words: Word[] = [];
   const ocrWords: OcrWord[] = [];
-  for (const b of data.blocks ?? [])
-    for (const p of b.paragraphs) for (const l of p.lines) for (const wd of l.words) ocrWords.push(wd);
+  const slopes: number[] = [];
+  for (const b of data.blocks ?? []) {
+    for (const p of b.paragraphs) {
+      for (const l of p.lines) {
+        const dx = l.baseline.x1 - l.baseline.x0;
+        if (dx > 150) slopes.push((l.baseline.y1 - l.baseline.y0) / dx);
+        for (const wd of l.words) ocrWords.push(wd);
+      }
+    }
+  }
+  // A crooked scan: boxes come in page coordinates, so a row drifts down (or up) across the page
+  // and its columns would no longer share a line. Undo the median baseline slope first.
+  const slope = slopes.length ? slopes.sort((a, b) => a - b)[Math.floor(slopes.length / 2)]! : 0;
   for (const wd of ocrWords) {
     if (!wd.text.trim()) continue;
+    const shift = slope * ((wd.bbox.x0 + wd.bbox.x1) / 2);
     words.push({
       page,
-      ...wd.bbox,
+      x0: wd.bbox.x0,
+      x1: wd.bbox.x1,
+      y0: wd.bbox.y0 - shift,
+      y1: wd.bbox.y1 - shift,
       text: wd.text,
       confidence: Math.max(0, Math.min(1, wd.confidence / 100)),
     });
