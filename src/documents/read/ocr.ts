@@ -47,11 +47,6 @@ export interface OcrResult {
   confidence: number;
 }
 
-interface OcrLine {
-  baseline: { x0: number; y0: number; x1: number; y1: number };
-  words: OcrWord[];
-}
-
 interface OcrWord {
   text: string;
   confidence: number;
