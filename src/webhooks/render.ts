@@ -3,7 +3,11 @@ import { type Kysely, sql } from 'kysely';
 import { containersByIds, eventSummaries, type TransportEventRow } from '../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
 import type { DB } from '../db/schema.ts';
-import { documentEventResources, representationOf } from '../documents/webhook-include.ts';
+import {
+  documentEventResources,
+  representationOf,
+  sampleDocumentBody,
+} from '../documents/webhook-include.ts';
 import { iso, one, type Resource } from '../http/jsonapi.ts';
 import { portByLocode } from '../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
@@ -342,6 +346,7 @@ export async function renderNotification(db: Kysely<DB>, notificationId: string)
 
 /** An example body for an event: realistic shapes, made-up ids (trigger and examples endpoints). */
 export function sampleBody(event: string, ids: { notificationId: string; webhookId: string | null }): string {
+  if (event.startsWith('document.')) return sampleDocumentBody(event, ids);
   const now = new Date();
   const shipmentId = randomUUID();
   const containerId = randomUUID();

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ENGINES } from '../helpers/db.ts';
 import { type DocumentStack, startDocumentStack } from '../helpers/doc-api.ts';
-import { containerNumber, invoiceDoc, transportDoc } from '../helpers/doc-content.ts';
+import { invoiceDoc, transportDoc } from '../helpers/doc-content.ts';
 import { layoutOps, renderPdf } from '../helpers/doc-render.ts';
 import { eventually } from '../helpers/engine.ts';
 
@@ -328,8 +328,12 @@ for (const engine of ENGINES) {
       assert.equal(full.body.data.attributes.full_version, bare.body.data.id);
       assert.ok(full.body.data.attributes.schema_payload.properties.containers);
       assert.equal((await s.t.request('GET', '/v2/document_schemas/unknown@2026-03-23')).status, 404);
-      // Documents with no shipment numbers link to nothing.
-      assert.ok(containerNumber('ABC', 1));
+      const ex = await s.t.request('GET', '/v2/webhook_notifications/examples?event=document.extracted');
+      assert.equal(ex.body.data.relationships.reference_object.data.type, 'document');
+      assert.deepEqual(
+        ex.body.included.map((r: { type: string }) => r.type),
+        ['document', 'document_representation'],
+      );
     });
   });
 }
