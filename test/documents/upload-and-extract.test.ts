@@ -306,6 +306,25 @@ for (const engine of ENGINES) {
       );
     });
 
+    test('a document of no known type ends extracted as other, with a minimal payload and no links', async () => {
+      const letter = await renderPdf(
+        [
+          { x: 50, y: 60, size: 14, text: 'Season greetings' },
+          { x: 50, y: 90, size: 10, text: 'Dear customer, thank you for a good year of business together.' },
+        ],
+        'helvetica',
+      );
+      const up = await s.upload(letter, 'letter.pdf');
+      const doc = await s.settled(up.body.data.id);
+      assert.equal(doc.data.attributes.extraction_status, 'extracted');
+      assert.equal(doc.data.attributes.document_type, 'other');
+      assert.deepEqual(doc.data.relationships.shipments.data, []);
+      const rep = doc.included.find((r: { type: string }) => r.type === 'document_representation');
+      assert.match(rep.attributes.schema_version, /^other@/);
+      assert.equal(rep.attributes.payload.title, 'Season greetings');
+      assert.deepEqual(rep.attributes.payload.container_numbers, []);
+    });
+
     test('types and schemas', async () => {
       const types = await s.t.request('GET', '/v2/documents/types');
       const codes = types.body.document_types.map((x: { code: string }) => x.code);
