@@ -55,6 +55,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
   const action = doc.pending_action;
   let storageKey = doc.storage_key;
   let rotatedFrom: string | null = null;
+  let rotatedSize: number | null = null;
   let stored = doc.extracted_text as Stored | null;
 
   if (action === 'rotate' && doc.rotate_degrees) {
@@ -65,6 +66,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
     storageKey = newStorageKey(doc.account_id);
     await storage.put(storageKey, rotated);
     rotatedFrom = doc.storage_key;
+    rotatedSize = rotated.length;
     stored = null;
   }
   if (action === 'process' || action === 'rotate' || !stored) {
@@ -104,6 +106,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
     await sql`update documents set
         extracted_text = ${JSON.stringify(stored)}::jsonb, text_source = ${stored!.source},
         storage_key = ${storageKey},
+        file_size_bytes = ${rotatedSize ?? sql`file_size_bytes`},
         document_type = ${systemType},
         classification_notes = ${fresh ? fresh.notes : sql`classification_notes`},
         last_representation_id = ${repId ?? sql`last_representation_id`},

@@ -50,6 +50,11 @@ export async function ingestMessage(
     const result: IngestResult = { submissionId, documentIds: [], skipped: [] };
     for (const a of mail.attachments) {
       const filename = a.filename ?? 'attachment';
+      // Images embedded in the body (logos, signatures: multipart/related) are not documents.
+      if (a.related) {
+        result.skipped.push({ filename, reason: 'inline_image' });
+        continue;
+      }
       if (!detectFileKind(a.content)) {
         result.skipped.push({ filename, reason: 'unsupported_file_type' });
         continue;

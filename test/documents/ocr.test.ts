@@ -117,7 +117,9 @@ for (const engine of ENGINES) {
         .payload;
       assert.equal(p.bill_of_lading_number, bl.expect.bill_of_lading_number);
       const url = (await s.t.request('GET', `/v2/documents/${id}/download_url`)).body.download_url;
-      const meta = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata();
+      const stored = Buffer.from(await (await fetch(url)).arrayBuffer());
+      assert.equal(after.data.attributes.file_size_bytes, stored.length, 'size of the rotated file');
+      const meta = await sharp(stored).metadata();
       const orig = await sharp(png).metadata();
       assert.equal(meta.width, orig.height, 'stored file turned upright');
       assert.equal(meta.height, orig.width);
