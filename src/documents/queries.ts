@@ -109,6 +109,8 @@ export interface ListFilter {
   types?: string[];
   filename?: string;
   emailSubmissionIds?: string[];
+  /** A B/L, booking or container number the document carries. */
+  reference?: string;
 }
 
 export async function listDocuments(
@@ -120,6 +122,7 @@ export async function listDocuments(
 ): Promise<{ rows: DocumentRow[]; total: number }> {
   const where = sql`d.account_id = ${accountId}
     ${f.types ? sql`and coalesce(d.document_type_manual, d.document_type) = any(${f.types}::text[])` : sql``}
+    ${f.reference ? sql`and ${f.reference.replace(/\s+/g, '').toUpperCase()} = any(d.link_numbers)` : sql``}
     ${f.filename ? sql`and (d.file_name ilike ${`%${escapeLike(f.filename)}%`} or d.name ilike ${`%${escapeLike(f.filename)}%`})` : sql``}`;
   const order = sql.raw(`d.${sort.column} ${sort.desc ? 'desc' : 'asc'}, d.id ${sort.desc ? 'desc' : 'asc'}`);
   const [rows, total] = await Promise.all([

@@ -202,6 +202,14 @@ for (const engine of ENGINES) {
         [blId],
       );
       assert.equal((await s.t.request('GET', '/v2/documents?filter[document_types]=nope')).status, 400);
+      const byRef = await s.t.request(
+        'GET',
+        `/v2/documents?filter[reference]=${blDoc.containers[0]!.number}`,
+      );
+      assert.deepEqual(
+        byRef.body.data.map((d: { id: string }) => d.id),
+        [blId],
+      );
 
       assert.equal((await s.t.request('DELETE', `/v2/documents/${blId}`)).status, 204);
       assert.equal((await fetch(fresh)).status, 404);

@@ -32,7 +32,9 @@ const ListQuery = query({
   'filter[document_types]': Type.Optional(
     Type.String({ maxLength: 500, description: 'One type code or a comma list.' }),
   ),
-  'filter[reference]': Type.Optional(Type.String({ maxLength: 100 })),
+  'filter[reference]': Type.Optional(
+    Type.String({ maxLength: 100, description: 'A B/L, booking or container number the document carries.' }),
+  ),
 });
 
 const PatchBody = Type.Object({
@@ -207,7 +209,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const { rows, total } = await listDocuments(
           db,
           request.accountId,
-          { types, filename: qs['filter[filename]'] },
+          { types, filename: qs['filter[filename]'], reference: qs['filter[reference]'] },
           page,
           { column, desc: sortRaw.startsWith('-') },
         );
