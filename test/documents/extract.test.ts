@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { classify } from '../../src/documents/extract/classify.ts';
 import { buildLines, type Word } from '../../src/documents/extract/layout.ts';
@@ -12,7 +14,7 @@ import {
 } from '../../src/documents/extract/numbers.ts';
 import { resolvePlace } from '../../src/documents/extract/ports.ts';
 import { represent } from '../../src/documents/extract/represent.ts';
-import { findSchema } from '../../src/documents/extract/schemas.ts';
+import { findSchema, schemaPayloadOf } from '../../src/documents/extract/schemas.ts';
 import { detectFileKind } from '../../src/documents/file-type.ts';
 import { readFile } from '../../src/documents/read/read.ts';
 import { signV4 } from '../../src/documents/s3.ts';
@@ -147,7 +149,11 @@ describe('document extraction (pure)', () => {
     assert.match(auth, /Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41$/);
   });
 
-  test('text-PDF fixtures: classified right, field precision and recall at least 95%', async () => {
+  test('text-PDF fixtures: classified right, payloads valid against their schema, field precision and recall at least 95%', async () => {
+    // ajv is CommonJS: its class is the module's default export.
+    const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: unknown) => void)(ajv);
     let expected = 0;
     let extracted = 0;
     let correct = 0;
@@ -155,7 +161,11 @@ describe('document extraction (pure)', () => {
       const read = await readFile(await f.render(), f.contentType, { ocr: false });
       const c = classify(read.lines);
       assert.equal(c.type, f.doc.kind, f.name);
-      const s = score(f.doc.expect, flatten(c.type, represent(c.type, read.lines).payload));
+      const { payload } = represent(c.type, read.lines);
+      const validate = ajv.compile(schemaPayloadOf(c.type));
+      assert.ok(validate(payload), `${f.name}: ${JSON.stringify(validate.errors)}`);
+      assert.equal(validate({ ...payload, unexpected: 1 }), false, 'the schema is closed');
+      const s = score(f.doc.expect, flatten(c.type, payload));
       expected += s.expected;
       extracted += s.extracted;
       correct += s.correct;
