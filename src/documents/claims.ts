@@ -47,18 +47,10 @@ export async function claimDueDocuments(
 }
 
 /** Locks the claimed row in the transaction that applies the result; the lease must still be ours. */
-export async function lockDocumentLease(
-  tx: Kysely<DB>,
-  id: string,
-  owner: string,
-): Promise<{ requeued: boolean }> {
-  const r = await sql<{ next_process_at: Date | null; lease_expires_at: Date | null }>`
-    select next_process_at, lease_expires_at from documents where id = ${id} and lease_owner = ${owner} for update`.execute(
-    tx,
-  );
-  const row = r.rows[0];
-  if (!row) throw new LeaseLost(`lease on document ${id} lost`);
-  return { requeued: false };
+export async function lockDocumentLease(tx: Kysely<DB>, id: string, owner: string): Promise<void> {
+  const r = await sql<{ id: string }>`
+    select id from documents where id = ${id} and lease_owner = ${owner} for update`.execute(tx);
+  if (r.rows.length === 0) throw new LeaseLost(`lease on document ${id} lost`);
 }
 
 /** Ends a run: clears the lease, and the queued action unless another was queued meanwhile. */
