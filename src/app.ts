@@ -9,6 +9,11 @@ import type { AppContext } from './app-context.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
+import { documentActionRoutes } from './documents/routes/actions.ts';
+import { documentRoutes } from './documents/routes/documents.ts';
+import { emailSubmissionRoutes } from './documents/routes/email-submissions.ts';
+import { documentSchemaRoutes } from './documents/routes/schemas.ts';
+import { uploadRoutes } from './documents/routes/uploads.ts';
 import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
@@ -149,6 +154,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(containerRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
       await v2.register(routingRoutes(ctx));
+      await v2.register(documentRoutes(ctx));
+      await v2.register(documentActionRoutes(ctx));
+      await v2.register(uploadRoutes(ctx));
+      await v2.register(documentSchemaRoutes(ctx));
+      await v2.register(emailSubmissionRoutes(ctx));
     },
     { prefix: '/v2' },
   );

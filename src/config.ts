@@ -75,6 +75,28 @@ export interface Config {
   metrics: { mode: 'off' | 'open' | 'token'; token: string | null };
   /** The API key `npm run mcp` (MCP over stdio) acts with. */
   mcpApiKey: string | null;
+  documents: {
+    maxBytes: number;
+    downloadUrlTtlMs: number;
+    autoTrack: boolean;
+    storage: 'fs' | 's3';
+    /** Where files go with storage fs (default <DATA_DIR>/documents). */
+    storageDir: string;
+    /** Signs download links and direct-upload ids; null: a secret kept in the database. */
+    urlSecret: string | null;
+    s3: {
+      endpoint: string | null;
+      region: string;
+      bucket: string | null;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+    };
+    ocr: boolean;
+    concurrency: number;
+    retryBaseMs: number;
+    retryMax: number;
+  };
+  mail: { smtpPort: number | null; smtpHost: string; inboundDomain: string; maxBytes: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -325,6 +347,85 @@ export const SETTINGS: Setting[] = [
     description:
       'API key that `npm run mcp` (the MCP server over stdio) acts with; its account is what the agent sees.',
   },
+  {
+    name: 'DOCUMENT_MAX_BYTES',
+    default: '26214400',
+    description:
+      'Largest uploaded document (multipart, direct upload or e-mail attachment); larger is a 413.',
+  },
+  {
+    name: 'DOCUMENT_DOWNLOAD_URL_TTL_MS',
+    default: '300000',
+    description: 'How long a signed link from GET /v2/documents/{id}/download_url works.',
+  },
+  {
+    name: 'DOCUMENTS_AUTO_TRACK',
+    default: 'true',
+    description:
+      'A transport document whose B/L (else booking) number and carrier match no shipment creates a tracking request.',
+  },
+  {
+    name: 'DOCUMENT_STORAGE',
+    default: 'fs',
+    description:
+      'fs: files under DOCUMENT_STORAGE_DIR; s3: an S3-compatible bucket (DOCUMENT_S3_*), for API and worker processes on several machines.',
+  },
+  {
+    name: 'DOCUMENT_STORAGE_DIR',
+    default: '<DATA_DIR>/documents',
+    description: 'Directory of document files with DOCUMENT_STORAGE=fs.',
+  },
+  {
+    name: 'DOCUMENT_URL_SECRET',
+    default: '(unset)',
+    description:
+      'Key that signs download links and direct-upload ids; unset: a random key made once and kept in the database.',
+  },
+  {
+    name: 'DOCUMENT_S3_ENDPOINT',
+    default: '(unset)',
+    description: 'S3 endpoint, e.g. https://s3.eu-west-1.amazonaws.com or a MinIO URL.',
+  },
+  { name: 'DOCUMENT_S3_REGION', default: 'us-east-1', description: 'S3 region (SigV4 signing).' },
+  { name: 'DOCUMENT_S3_BUCKET', default: '(unset)', description: 'S3 bucket (path-style addressing).' },
+  { name: 'DOCUMENT_S3_ACCESS_KEY_ID', default: '(unset)', description: 'S3 access key id.' },
+  { name: 'DOCUMENT_S3_SECRET_ACCESS_KEY', default: '(unset)', description: 'S3 secret access key.' },
+  {
+    name: 'DOCUMENT_OCR',
+    default: 'true',
+    description: 'Read scans and image-only pages with OCR (tesseract.js, English data from disk).',
+  },
+  {
+    name: 'DOCUMENT_WORKER_CONCURRENCY',
+    default: '1',
+    description: 'Documents read at once per worker process (OCR is CPU-bound: about one per core).',
+  },
+  {
+    name: 'DOCUMENT_RETRY_BASE_MS',
+    default: '10000',
+    description: 'First retry delay after an unexpected processing error; doubles each retry.',
+  },
+  {
+    name: 'DOCUMENT_RETRY_MAX',
+    default: '5',
+    description: 'Retries after unexpected processing errors before extraction_failed (processing_error).',
+  },
+  {
+    name: 'SMTP_PORT',
+    default: '(unset)',
+    description: 'Port of the inbound SMTP listener (worker role); unset: no listener.',
+  },
+  { name: 'SMTP_HOST', default: '127.0.0.1', description: 'Address the SMTP listener binds.' },
+  {
+    name: 'INBOUND_EMAIL_DOMAIN',
+    default: 'localhost',
+    description: "Domain of the accounts' inbound addresses (<token>@<domain>); point its MX at SMTP_PORT.",
+  },
+  {
+    name: 'SMTP_MAX_BYTES',
+    default: '41943040',
+    description: 'Largest accepted message; larger is refused during the SMTP transaction.',
+  },
 ];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -357,6 +458,11 @@ export function loadConfig(env: Env = process.env): Config {
   );
   const metricsMode = oneOf('METRICS', 'open', ['off', 'open', 'token'] as const);
   const metricsToken = env.METRICS_TOKEN || null;
+  const documentStorage = oneOf('DOCUMENT_STORAGE', 'fs', ['fs', 's3'] as const);
+  if (documentStorage === 's3' && !(env.DOCUMENT_S3_ENDPOINT && env.DOCUMENT_S3_BUCKET)) {
+    problems.push('DOCUMENT_STORAGE=s3 needs DOCUMENT_S3_ENDPOINT and DOCUMENT_S3_BUCKET');
+  }
+  const smtpPort = env.SMTP_PORT ? int('SMTP_PORT', 0, 0, 65535) : null;
   if (metricsMode === 'token' && !metricsToken) problems.push('METRICS=token needs METRICS_TOKEN');
   const apiProcesses = int('API_PROCESSES', 1, 1, 64, 'API_PROCESSES / --processes');
   if (apiProcesses > 1 && !databaseUrl) {
@@ -442,6 +548,31 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metrics: { mode: metricsMode, token: metricsToken },
     mcpApiKey: env.TRACKER_API_KEY?.trim() || null,
+    documents: {
+      maxBytes: int('DOCUMENT_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      downloadUrlTtlMs: int('DOCUMENT_DOWNLOAD_URL_TTL_MS', 300_000, 1, 7 * 86_400_000),
+      autoTrack: bool('DOCUMENTS_AUTO_TRACK', true),
+      storage: documentStorage,
+      storageDir: env.DOCUMENT_STORAGE_DIR || `${dataDir.replace(/\/+$/, '')}/documents`,
+      urlSecret: env.DOCUMENT_URL_SECRET || null,
+      s3: {
+        endpoint: env.DOCUMENT_S3_ENDPOINT || null,
+        region: str('DOCUMENT_S3_REGION', 'us-east-1'),
+        bucket: env.DOCUMENT_S3_BUCKET || null,
+        accessKeyId: env.DOCUMENT_S3_ACCESS_KEY_ID || null,
+        secretAccessKey: env.DOCUMENT_S3_SECRET_ACCESS_KEY || null,
+      },
+      ocr: bool('DOCUMENT_OCR', true),
+      concurrency: int('DOCUMENT_WORKER_CONCURRENCY', 1, 1, 64),
+      retryBaseMs: int('DOCUMENT_RETRY_BASE_MS', 10_000, 1),
+      retryMax: int('DOCUMENT_RETRY_MAX', 5, 0, 100),
+    },
+    mail: {
+      smtpPort,
+      smtpHost: str('SMTP_HOST', '127.0.0.1'),
+      inboundDomain: str('INBOUND_EMAIL_DOMAIN', 'localhost').toLowerCase(),
+      maxBytes: int('SMTP_MAX_BYTES', 40 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -5,6 +5,7 @@ import { buildApp, buildOpsServer } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { buildCarrierRegistry } from './carriers/registry.ts';
 import type { Engine } from './engine/start.ts';
+import { startSmtpServer } from './mail/smtp.ts';
 import { createMetrics } from './metrics.ts';
 import { startWorker } from './worker-process.ts';
 
@@ -82,6 +83,10 @@ if (runWorker) {
   });
 }
 
+// Inbound e-mail is taken by the process that runs the worker, when SMTP_PORT is set.
+const smtp =
+  runWorker && config.mail.smtpPort !== null ? await startSmtpServer({ database, config, log }) : undefined;
+
 if (forkApi) {
   for (let i = 0; i < processes; i++) cluster.fork({ ROLE: 'api' });
   cluster.on('exit', (w, code, signal) => {
@@ -128,6 +133,7 @@ async function shutdown(signal: string) {
     }
     await app?.close();
     await ops?.close();
+    await smtp?.close();
     await engine?.stop();
     await database.close();
   } finally {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CarrierAdapter } from './carriers/types.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { startDocumentLoop } from './documents/worker.ts';
 import { type Engine, startEngine } from './engine/start.ts';
 import type { AddressPolicy } from './webhooks/delivery/address-guard.ts';
 import type { DeliveryDeps } from './webhooks/delivery/deps.ts';
@@ -20,10 +21,10 @@ export interface WorkerOptions {
   onCarrierCall?: Parameters<typeof startEngine>[0]['onCarrierCall'];
 }
 
-/** A worker process's loops: carrier monitoring and webhook delivery, sharing one lease owner id. */
+/** A worker process's loops: carrier monitoring, webhook delivery and documents, sharing one lease owner id. */
 export function startWorker(o: WorkerOptions): Engine {
   const policy = o.policy ?? getAddressPolicy(o.config);
-  return startEngine({
+  const engine = startEngine({
     database: o.database,
     config: o.config,
     log: o.log,
@@ -46,4 +47,21 @@ export function startWorker(o: WorkerOptions): Engine {
       },
     ],
   });
+  const documents = startDocumentLoop({
+    database: o.database,
+    config: o.config,
+    log: o.log,
+    owner: engine.owner,
+    onWork: (kind) => engine.wake(kind),
+  });
+  return {
+    owner: engine.owner,
+    wake: (kind) => {
+      engine.wake(kind);
+      if (!kind) documents.wake();
+    },
+    async stop() {
+      await Promise.all([engine.stop(), documents.stop()]);
+    },
+  };
 }

@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
-import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '../accounts/service.ts';
+import { createAccount, createApiKey, findAccount, listApiKeys, revokeApiKey } from '../accounts/service.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { SETTINGS } from '../config.ts';
 import { BackupError, backup, restore } from '../db/backup.ts';
+import { inboundAddress } from '../mail/addresses.ts';
 import { printDbUrl } from './db-url.ts';
 import { seed, stderrProgress } from './seed.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
-  accounts create <name> [--json]        create an account and its first API key
+  accounts create <name> [--json]        create an account and its first API key (and its inbound e-mail address)
+  accounts show <id> [--json]            an account and its inbound e-mail address
   api-keys create --account <id> [--json] issue another key for an account
   api-keys list --account <id> [--json]   list an account's keys (never the secrets)
   api-keys revoke <key-id>               revoke a key
@@ -53,7 +55,7 @@ if (group === 'config') {
 
 if (group === 'db' && action === 'url') await printDbUrl();
 
-const { database } = await bootstrap(
+const { database, config } = await bootstrap(
   { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   { embeddedRole: 'cli' },
 );
@@ -91,9 +93,26 @@ try {
     const name = rest.join(' ').trim();
     if (!name) fail('accounts create needs a name');
     const { account, apiKey, keyId } = await createAccount(db, name);
+    const inbound = await inboundAddress(db, account.id, config.mail.inboundDomain);
     out(
-      { account_id: account.id, name: account.name, api_key: apiKey, api_key_id: keyId },
-      `Account ${account.id} (${account.name}) created.\nAPI key (shown once): ${apiKey}`,
+      {
+        account_id: account.id,
+        name: account.name,
+        api_key: apiKey,
+        api_key_id: keyId,
+        inbound_email: inbound,
+      },
+      `Account ${account.id} (${account.name}) created.\nAPI key (shown once): ${apiKey}\nInbound e-mail: ${inbound}`,
+    );
+  } else if (group === 'accounts' && action === 'show') {
+    const id = rest[0];
+    if (!id || !UUID.test(id)) fail('accounts show needs an account id');
+    const account = await findAccount(db, id);
+    if (!account) fail(`No account ${id}`);
+    const inbound = await inboundAddress(db, account.id, config.mail.inboundDomain);
+    out(
+      { account_id: account.id, name: account.name, created_at: account.created_at, inbound_email: inbound },
+      `Account ${account.id} (${account.name}), created ${account.created_at.toISOString()}\nInbound e-mail: ${inbound}`,
     );
   } else if (group === 'api-keys' && action === 'create') {
     if (!values.account || !UUID.test(values.account)) fail('api-keys create needs --account <account id>');

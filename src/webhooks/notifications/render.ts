@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { containersByIds, eventSummaries, type TransportEventRow } from '../../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../../containers/serializer.ts';
 import type { DB } from '../../db/schema.ts';
+import { documentEventResources, representationOf } from '../../documents/webhook-include.ts';
 import { iso, one, type Resource } from '../../http/jsonapi.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
@@ -115,6 +116,7 @@ interface AccountRecords {
   transportEvents: Map<string, WithVessel<TransportEventRow>>;
   shipments: Map<string, Resource>;
   containers: Map<string, Resource>;
+  documents: Awaited<ReturnType<typeof documentEventResources>>;
 }
 
 async function loadAccountRecords(
@@ -132,7 +134,8 @@ async function loadAccountRecords(
     ...new Set(rows.map((n) => n.container_id).filter((id): id is string => id !== null)),
   ];
   // Independent queries: sent side by side (one round trip of latency instead of five).
-  const [trs, tes, shipments, containers, summaries] = await Promise.all([
+  const docEvents = rows.filter((n) => n.reference_type === 'document');
+  const [trs, tes, shipments, containers, summaries, documents] = await Promise.all([
     trIds.length ? trackingRequestsByIds(db, accountId, trIds) : [],
     teIds.length
       ? db
@@ -147,12 +150,14 @@ async function loadAccountRecords(
     shipmentIds.length ? shipmentIncludes(db, accountId, shipmentIds) : [],
     containerIds.length ? containersByIds(db, accountId, containerIds) : [],
     containerIds.length ? eventSummaries(db, accountId, containerIds) : new Map(),
+    documentEventResources(db, accountId, docEvents),
   ]);
   return {
     trackingRequests: new Map(trs.map((t) => [t.id, t])),
     transportEvents: new Map(tes.map((e) => [e.id, e as WithVessel<TransportEventRow>])),
     shipments: new Map(shipments.map((s) => [s.id, s])),
     containers: new Map(containers.map((c) => [c.id, serializeContainer(c, summaries.get(c.id))])),
+    documents,
   };
 }
 
@@ -279,6 +284,15 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
           locodes.push(e.location_locode);
           vessel = vesselOf(e);
           add(estimatedEventResource(e));
+        }
+        break;
+      }
+      case 'document': {
+        const d = r.documents.get(n.reference_id);
+        if (d) {
+          add(d.document);
+          const repId = representationOf(n.changeset);
+          add(repId ? d.representations.get(repId) : undefined);
         }
         break;
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sampleDocumentBody } from '../../documents/webhook-include.ts';
 import { one, type Resource } from '../../http/jsonapi.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources } from '../../reference/serializers.ts';
@@ -9,6 +10,7 @@ import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts'
 
 /** An example body for an event: realistic shapes, made-up ids (trigger and examples endpoints). */
 export function sampleBody(event: string, ids: { notificationId: string; webhookId: string | null }): string {
+  if (event.startsWith('document.')) return sampleDocumentBody(event, ids);
   const now = new Date();
   const shipmentId = randomUUID();
   const containerId = randomUUID();

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import { containersByIds } from '../containers/queries.ts';
+import { containerResources } from '../containers/routes.ts';
+import type { DB } from '../db/schema.ts';
+import { Included, type Resource } from '../http/jsonapi.ts';
+import { shipmentIncludes } from '../shipments/include.ts';
+import { emailSubmissionsByIds, serializeSubmissionForDocument } from './email-submissions.ts';
+import type { DocumentRow } from './queries.ts';
+import { representationsByIds } from './representations.ts';
+import { serializeRepresentation } from './serializer.ts';
+
+export const DOCUMENT_INCLUDES = [
+  'shipments',
+  'cargos',
+  'account',
+  'user',
+  'last_document_representation',
+  'current_extraction',
+  'email_submission',
+] as const;
+
+/** The `included` records of documents for the include paths asked. */
+export async function documentIncludes(
+  db: Kysely<DB>,
+  accountId: string,
+  docs: DocumentRow[],
+  include: Set<string>,
+): Promise<Resource[]> {
+  const out = new Included();
+  if (include.has('shipments')) {
+    for (const s of await shipmentIncludes(db, accountId, [...new Set(docs.flatMap((d) => d.shipment_ids))]))
+      out.add(s);
+  }
+  if (include.has('cargos')) {
+    const rows = await containersByIds(db, accountId, [...new Set(docs.flatMap((d) => d.container_ids))]);
+    for (const c of await containerResources(db, accountId, rows)) out.add(c);
+  }
+  if (include.has('last_document_representation') || include.has('current_extraction')) {
+    const ids = docs.map((d) => d.last_representation_id).filter((x): x is string => !!x);
+    for (const r of await representationsByIds(db, accountId, ids)) out.add(serializeRepresentation(r));
+  }
+  if (include.has('email_submission')) {
+    const ids = docs.map((d) => d.email_submission_id).filter((x): x is string => !!x);
+    for (const e of await emailSubmissionsByIds(db, accountId, ids))
+      out.add(serializeSubmissionForDocument(e));
+  }
+  // account and user: accepted for compatibility; this service has no account or user resources.
+  return out.items;
+}
