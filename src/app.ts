@@ -11,6 +11,7 @@ import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
+import { cacheSubscriber } from './http/cache-subscriber.ts';
 import { dateTimeFormat } from './http/date-time.ts';
 import { clientErrorHandler, frameworkErrors, registerClosing } from './http/edge-errors.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
@@ -101,7 +102,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     limit: config.rateLimits.authFailures,
     windowMs: config.rateLimits.windowSeconds * 1000,
   });
-  const stopFeed = await startChangeFeed(database, { responses, keys }, app.log);
+  // The change feed publishes; the caches subscribe here, where the app is wired.
+  const stopFeed = await startChangeFeed(database, [cacheSubscriber({ responses, keys }, app.log)]);
   app.addHook('onClose', async () => {
     await stopFeed().catch(() => {});
   });

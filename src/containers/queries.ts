@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
-import type { Page } from '../http/jsonapi.ts';
 import type { Vessel } from '../reference/serializers.ts';
+import type { Page } from '../util/page.ts';
 
 // Containers, their transport events and raw carrier events, and the shared vessels they point
 // at. Every account-owned query filters by account_id; rows are plain objects.

@@ -4,18 +4,13 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import {
-  Included,
-  type Page,
-  pageLinks,
-  parseDateParam,
-  parseInclude,
-  parsePage,
-  type Resource,
-} from '../http/jsonapi.ts';
-import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
+import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
+import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
+import { list, single } from '../jsonapi/schemas.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
+import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
   type ContainerRow,

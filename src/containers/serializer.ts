@@ -1,12 +1,15 @@
 import { Type } from 'typebox';
-import { API_PREFIX, iso, many, one, type Relationship, type Resource, selfLink } from '../http/jsonapi.ts';
+import { Identifier as IdentifierSchema } from '../http/schemas.ts';
 import {
-  DateTime,
-  Identifier as IdentifierSchema,
-  Nullable,
-  RelOne,
-  resourceSchema,
-} from '../http/schemas.ts';
+  API_PREFIX,
+  iso,
+  many,
+  one,
+  type Relationship,
+  type Resource,
+  selfLink,
+} from '../jsonapi/document.ts';
+import { DateTime, Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { portByLocode, zoneOfLocode } from '../reference/data.ts';
 import type { ContainerRow, EventSummary, RawEventRow, TransportEventRow } from './queries.ts';
 

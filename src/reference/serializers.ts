@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { one, type Resource, selfLink } from '../http/jsonapi.ts';
-import { Nullable, RelOne, resourceSchema } from '../http/schemas.ts';
+import { one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';
 
 // Reference resources: ports, metro areas, terminals (shipped data, in memory) and vessels

@@ -6,15 +6,10 @@ import { containersByShipmentIds } from '../containers/queries.ts';
 import { containerResources } from '../containers/routes.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import {
-  Included,
-  pageLinks,
-  parseDateParam,
-  parseInclude,
-  parsePage,
-  type Resource,
-} from '../http/jsonapi.ts';
-import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
+import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
+import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
+import { list, single } from '../jsonapi/schemas.ts';
 import { portResources, terminalResources } from '../reference/serializers.ts';
 import { isUuid } from '../util/uuid.ts';
 import { shipmentResources } from './include.ts';

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../http/errors.ts';
-import { type Resource, selfLink } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, query, resourceSchema } from '../http/schemas.ts';
+import { errorResponses, IdParams, query } from '../http/schemas.ts';
+import { type Resource, selfLink } from '../jsonapi/document.ts';
+import { resourceSchema } from '../jsonapi/schemas.ts';
 import {
   allShippingLines,
   type ShippingLine,

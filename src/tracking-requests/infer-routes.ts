@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../http/errors.ts';
-import { errorResponses, Nullable } from '../http/schemas.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { Nullable } from '../jsonapi/schemas.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { uuidV5 } from '../util/uuid.ts';
 import { inferNumber } from './infer.ts';

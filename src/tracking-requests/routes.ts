@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import { Included, pageLinks, parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
+import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
+import { Included, pageLinks } from '../jsonapi/document.ts';
+import { list, single } from '../jsonapi/schemas.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { isUuid } from '../util/uuid.ts';
 import {

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { TransportEventRow } from '../containers/queries.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
-import type { Page } from '../http/jsonapi.ts';
+import type { Page } from '../util/page.ts';
 
 // Webhook notifications, read side, and redelivery. Delivery itself (leasing, attempts, retries)
 // belongs to the worker (src/webhooks/deliver.ts). Every query filters by account_id.

@@ -8,15 +8,10 @@ import { containerResources } from '../containers/routes.ts';
 import { serializeTransportEvent } from '../containers/serializer.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import {
-  Included,
-  pageLinks,
-  parseDateParam,
-  parseInclude,
-  parsePage,
-  type Resource,
-} from '../http/jsonapi.ts';
-import { AnyResource, errorResponses, IdParams, list, PageQuery, query, single } from '../http/schemas.ts';
+import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query } from '../http/schemas.ts';
+import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
+import { AnyResource, list, single } from '../jsonapi/schemas.ts';
 import { trackingRequestsByIds } from '../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../tracking-requests/serializer.ts';
 import { isUuid } from '../util/uuid.ts';

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { containersByIds, eventSummaries, type TransportEventRow } from '../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
 import type { DB } from '../db/schema.ts';
-import { iso, one, type Resource } from '../http/jsonapi.ts';
+import { iso, one, type Resource } from '../jsonapi/document.ts';
 import { portByLocode } from '../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
