@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { findVessel } from '../containers/queries.ts';
 import { notFound } from '../http/errors.ts';
 import { parseDateParam } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
@@ -17,6 +16,7 @@ import {
   TerminalSchema,
   VesselSchema,
 } from './serializers.ts';
+import { findVessel } from './vessels.ts';
 
 // Reference data: the same for every account, so no account filter (authentication still applies).
 

@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { containersByShipmentIds } from '../containers/queries.ts';
-import { containerResources } from '../containers/routes.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
 import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
@@ -12,6 +10,8 @@ import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
 import { list, single } from '../jsonapi/schemas.ts';
 import { portResources, terminalResources } from '../reference/serializers.ts';
 import { isUuid } from '../util/uuid.ts';
+import { containersByShipmentIds } from './containers/queries.ts';
+import { containerResources } from './containers/routes.ts';
 import { shipmentResources } from './include.ts';
 import {
   findShipment,

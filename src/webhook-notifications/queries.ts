@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { TransportEventRow } from '../containers/queries.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
+import type { TransportEventRow } from '../shipments/containers/queries.ts';
 import type { Page } from '../util/page.ts';
 
 // Webhook notifications, read side, and redelivery. Delivery itself (leasing, attempts, retries)

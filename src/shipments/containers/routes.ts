@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
-import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
-import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
-import { list, single } from '../jsonapi/schemas.ts';
-import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
-import { shipmentIncludes } from '../shipments/include.ts';
-import type { Page } from '../util/page.ts';
-import { isUuid } from '../util/uuid.ts';
+import type { AppContext } from '../../app-context.ts';
+import type { DB } from '../../db/schema.ts';
+import { ApiError, badParameter, notFound } from '../../http/errors.ts';
+import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../../http/schemas.ts';
+import { Included, pageLinks, type Resource } from '../../jsonapi/document.ts';
+import { list, single } from '../../jsonapi/schemas.ts';
+import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
+import { vesselsByIds, vesselsByImoOrName } from '../../reference/vessels.ts';
+import type { Page } from '../../util/page.ts';
+import { isUuid } from '../../util/uuid.ts';
+import { shipmentIncludes } from '../include.ts';
 import {
   type ContainerRow,
   containersByIds,
@@ -25,8 +26,6 @@ import {
   summarize,
   type TransportEventRow,
   transportEventsOfContainers,
-  vesselsByIds,
-  vesselsByImoOrName,
 } from './queries.ts';
 import {
   ContainerSchema,

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { Identifier as IdentifierSchema } from '../http/schemas.ts';
 import {
   API_PREFIX,
   iso,
@@ -8,9 +7,15 @@ import {
   type Relationship,
   type Resource,
   selfLink,
-} from '../jsonapi/document.ts';
-import { DateTime, Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
-import { portByLocode, zoneOfLocode } from '../reference/data.ts';
+} from '../../jsonapi/document.ts';
+import {
+  DateTime,
+  Identifier as IdentifierSchema,
+  Nullable,
+  RelOne,
+  resourceSchema,
+} from '../../jsonapi/schemas.ts';
+import { portByLocode, zoneOfLocode } from '../../reference/data.ts';
 import type { ContainerRow, EventSummary, RawEventRow, TransportEventRow } from './queries.ts';
 
 const Str = Nullable(Type.String());
