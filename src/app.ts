@@ -27,8 +27,7 @@ import { referenceRoutes } from './reference/routes.ts';
 import { containerRoutes } from './shipments/containers/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
-import { inferRoutes } from './tracking-requests/infer-routes.ts';
-import { trackingRequestRoutes } from './tracking-requests/routes.ts';
+import { inferRoutes, trackingRequestRoutes } from './tracking-requests/routes.ts';
 import { webhookNotificationRoutes } from './webhook-notifications/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
