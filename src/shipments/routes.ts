@@ -10,8 +10,8 @@ import { Included, pageLinks, type Resource } from '../jsonapi/document.ts';
 import { list, single } from '../jsonapi/schemas.ts';
 import { portResources, terminalResources } from '../reference/serializers.ts';
 import { isUuid } from '../util/uuid.ts';
+import { containerResources } from './containers/documents.ts';
 import { containersByShipmentIds } from './containers/queries.ts';
-import { containerResources } from './containers/routes.ts';
 import { shipmentResources } from './include.ts';
 import {
   findShipment,
