@@ -1,92 +1,38 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import type { DB } from '../../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../../http/errors.ts';
 import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
-import { errorResponses, IdParams, PageQuery, query, UpdatedAtQuery } from '../../http/schemas.ts';
-import { Included, pageLinks, type Resource } from '../../jsonapi/document.ts';
+import { errorResponses, IdParams, query } from '../../http/schemas.ts';
+import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
-import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
-import { vesselsByIds, vesselsByImoOrName } from '../../reference/vessels.ts';
-import type { Page } from '../../util/page.ts';
-import { isUuid } from '../../util/uuid.ts';
-import { shipmentIncludes } from '../include.ts';
-import { containerResources, containersDocument, eventIncludes } from './documents.ts';
 import {
-  type ContainerRow,
-  containersByIds,
-  eventSummaries,
-  findContainer,
-  findTransportEvent,
-  listContainers,
-  listRawEvents,
-  listTransportEvents,
-  requestRefresh,
-  summarize,
-  type TransportEventRow,
-  transportEventsOfContainers,
-} from './queries.ts';
+  CONTAINER_INCLUDES,
+  EVENT_INCLUDES,
+  EventListQuery,
+  EventPageQuery,
+  eventPage,
+  IncludeDescription,
+  ListQuery,
+} from './schemas.ts';
+import { ContainerSchema, RawEventSchema, TransportEventSchema } from './serializer.ts';
 import {
-  ContainerSchema,
-  RawEventSchema,
-  serializeContainer,
-  serializeRawEvent,
-  serializeTransportEvent,
-  TransportEventSchema,
-} from './serializer.ts';
+  containerListFilter,
+  containerRawEvents,
+  containerSort,
+  containerTransportEvents,
+  getContainer,
+  getTransportEvent,
+  listContainersOf,
+  refreshContainer,
+} from './service.ts';
 
-const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'pickup_facility', 'transport_events'] as const;
-const EVENT_INCLUDES = ['shipment', 'container', 'location', 'terminal', 'vessel'] as const;
-const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
-/** Event lists: one page holds a whole journey by default. */
-const EVENT_PAGE_SIZE = '100';
+// HTTP <-> service translation for /containers and /transport_events: parse parameters, call
+// service.ts, add links, send.
 
 type Query = Record<string, string | undefined>;
 
-function sortOf(qs: Query): { column: 'created_at' | 'updated_at'; desc: boolean } {
-  const sort = qs.sort ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as 'created_at' | 'updated_at', desc: sort.startsWith('-') };
-}
-
-function eventPage(qs: Query): Page {
-  return parsePage({ ...qs, 'page[size]': qs['page[size]'] ?? EVENT_PAGE_SIZE });
-}
-
-const IncludeDescription = (paths: readonly string[]) =>
-  Type.Optional(Type.String({ description: `Comma-separated: ${paths.join(', ')}.` }));
-
-const ListQuery = query({
-  ...PageQuery,
-  ...UpdatedAtQuery,
-  'filter[shipment_id]': Type.Optional(Type.String({ description: 'Only the containers of this shipment.' })),
-  'filter[number]': Type.Optional(
-    Type.String({ maxLength: 20, description: 'Container number (ISO 6346).' }),
-  ),
-  number: Type.Optional(Type.String({ maxLength: 20, description: 'Same as filter[number].' })),
-  include: IncludeDescription(CONTAINER_INCLUDES),
-  sort: Type.Optional(Type.String({ description: `One of ${SORTS.join(', ')} (default -created_at).` })),
-});
-
-const EventPageQuery = {
-  'page[number]': PageQuery['page[number]'],
-  'page[size]': Type.Optional(
-    Type.String({ pattern: '^[0-9]+$', description: 'Page size, 1..100 (default 100).' }),
-  ),
-};
-
-const EventListQuery = query({ ...EventPageQuery, include: IncludeDescription(EVENT_INCLUDES) });
-
 export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
-
-  async function containerOr404(accountId: string, id: string): Promise<ContainerRow> {
-    const c = isUuid(id) ? await findContainer(db, accountId, id) : undefined;
-    if (!c) throw notFound('No container with this id.');
-    return c;
-  }
 
   return async (app) => {
     app.get(
@@ -105,28 +51,23 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const qs = request.query as Query;
         const page = parsePage(qs);
         const include = parseInclude(qs.include, CONTAINER_INCLUDES);
-        const sort = sortOf(qs);
-        const shipmentId = qs['filter[shipment_id]'];
-        if (shipmentId !== undefined && !isUuid(shipmentId)) {
-          throw badParameter('filter[shipment_id]', `filter[shipment_id] must be a shipment id (UUID).`);
-        }
-        const number = (qs['filter[number]'] ?? qs.number)?.replace(/\s+/g, '').toUpperCase();
-        const { rows, total } = await listContainers(
+        const sort = containerSort(qs.sort);
+        const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
+        const { data, included, total } = await listContainersOf(
           db,
           request.accountId,
           {
-            shipment_id: shipmentId,
-            number: number || undefined,
+            ...filter,
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
             sort,
           },
           page,
+          include,
         );
-        const doc = await containersDocument(db, request.accountId, rows, include);
         return {
-          data: doc.data,
-          ...(include.size ? { included: doc.included } : {}),
+          data,
+          ...(include.size ? { included } : {}),
           links: pageLinks(ctx.baseUrl, '/containers', qs, page, total),
           meta: { size: page.size, total },
         };
@@ -146,9 +87,8 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const include = parseInclude((request.query as Query).include, CONTAINER_INCLUDES);
-        const c = await containerOr404(request.accountId, request.params.id);
-        const doc = await containersDocument(db, request.accountId, [c], include);
-        return { data: doc.data[0], ...(include.size ? { included: doc.included } : {}) };
+        const doc = await getContainer(db, request.accountId, request.params.id, include);
+        return { data: doc.data, ...(include.size ? { included: doc.included } : {}) };
       },
     );
 
@@ -169,12 +109,16 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const qs = request.query as Query;
         const page = eventPage(qs);
         const include = parseInclude(qs.include, EVENT_INCLUDES);
-        const c = await containerOr404(request.accountId, request.params.id);
-        const { rows, total } = await listTransportEvents(db, request.accountId, c.id, page);
-        const links = pageLinks(ctx.baseUrl, `/containers/${c.id}/transport_events`, qs, page, total);
+        const { containerId, total, ...doc } = await containerTransportEvents(
+          db,
+          request.accountId,
+          request.params.id,
+          page,
+          include,
+        );
+        const links = pageLinks(ctx.baseUrl, `/containers/${containerId}/transport_events`, qs, page, total);
         return {
-          data: rows.map(serializeTransportEvent),
-          ...(include.size ? { included: await eventIncludes(db, request.accountId, rows, include) } : {}),
+          ...doc,
           // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
           links: { ...links, self: `${ctx.baseUrl}${request.url}`, current: links.first },
           meta: { size: page.size, total },
@@ -198,29 +142,15 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => {
         const qs = request.query as Query;
         const page = eventPage(qs);
-        const c = await containerOr404(request.accountId, request.params.id);
-        const [{ rows, total }, events] = await Promise.all([
-          listRawEvents(db, request.accountId, c.shipment_id, c.number, page),
-          transportEventsOfContainers(db, request.accountId, [c.id]),
-        ]);
-        const vessels = await vesselsByImoOrName(
+        const { containerId, data, total } = await containerRawEvents(
           db,
-          rows.flatMap((r) => (r.vessel_imo ? [r.vessel_imo] : [])),
-          rows.flatMap((r) => (!r.vessel_imo && r.vessel_name ? [r.vessel_name] : [])),
+          request.accountId,
+          request.params.id,
+          page,
         );
-        const byImo = new Map(vessels.filter((v) => v.imo).map((v) => [v.imo!, v.id]));
-        const byName = new Map(vessels.filter((v) => v.name_key).map((v) => [v.name_key!, v.id]));
-        const offset = (page.number - 1) * page.size;
         return {
-          data: rows.map((r, i) =>
-            serializeRawEvent(r, i, {
-              offset,
-              transportEvents: events,
-              vesselIdOf: (imo, name) =>
-                (imo ? byImo.get(imo) : name ? byName.get(name.toUpperCase()) : undefined) ?? null,
-            }),
-          ),
-          links: pageLinks(ctx.baseUrl, `/containers/${c.id}/raw_events`, qs, page, total),
+          data,
+          links: pageLinks(ctx.baseUrl, `/containers/${containerId}/raw_events`, qs, page, total),
           meta: { size: page.size, total },
         };
       },
@@ -247,19 +177,8 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const c = await containerOr404(request.accountId, request.params.id);
-        const outcome = await requestRefresh(db, request.accountId, c.shipment_id);
-        if (outcome === 'stopped') {
-          throw new ApiError(422, [
-            {
-              detail: `Tracking of this container's shipment has stopped, so it cannot be refreshed. Resume it first with PATCH /v2/shipments/${c.shipment_id}/resume_tracking.`,
-              code: 'tracking_stopped',
-            },
-          ]);
-        }
-        ctx.notifyWork?.('refresh');
-        const [data] = await containerResources(db, request.accountId, [c]);
-        return reply.code(202).send({ data: data!, meta: { refresh_queued: true } });
+        const data = await refreshContainer(db, request.accountId, request.params.id, ctx.notifyWork);
+        return reply.code(202).send({ data, meta: { refresh_queued: true } });
       },
     );
 
@@ -277,14 +196,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const include = parseInclude((request.query as Query).include, EVENT_INCLUDES);
-        const e = isUuid(request.params.id)
-          ? await findTransportEvent(db, request.accountId, request.params.id)
-          : undefined;
-        if (!e) throw notFound('No transport event with this id.');
-        return {
-          data: serializeTransportEvent(e),
-          ...(include.size ? { included: await eventIncludes(db, request.accountId, [e], include) } : {}),
-        };
+        return getTransportEvent(db, request.accountId, request.params.id, include);
       },
     );
   };
