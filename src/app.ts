@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import { createKeyCache } from './accounts/key-cache.ts';
 import type { AppContext } from './app-context.ts';
 import { consoleRoutes } from './console/routes.ts';
-import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { documentActionRoutes } from './documents/routes/actions.ts';
 import { documentRoutes } from './documents/routes/documents.ts';
@@ -17,6 +16,7 @@ import { uploadRoutes } from './documents/routes/uploads.ts';
 import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
+import { cacheSubscriber } from './http/cache-subscriber.ts';
 import { dateTimeFormat } from './http/date-time.ts';
 import { clientErrorHandler, frameworkErrors, registerClosing } from './http/edge-errors.ts';
 import { registerErrorHandling, registerNotFound } from './http/error-handler.ts';
@@ -31,10 +31,10 @@ import { routingRoutes } from './maps/routes.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
 import { referenceRoutes } from './reference/routes.ts';
+import { containerRoutes } from './shipments/containers/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
-import { inferRoutes } from './tracking-requests/infer-routes.ts';
-import { trackingRequestRoutes } from './tracking-requests/routes.ts';
+import { inferRoutes, trackingRequestRoutes } from './tracking-requests/routes.ts';
 import { webhookNotificationRoutes } from './webhooks/notifications/routes.ts';
 import { webhookRoutes } from './webhooks/subscriptions/routes.ts';
 
@@ -108,7 +108,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     limit: config.rateLimits.authFailures,
     windowMs: config.rateLimits.windowSeconds * 1000,
   });
-  const stopFeed = await startChangeFeed(database, { responses, keys }, app.log);
+  // The change feed publishes; the caches subscribe here, where the app is wired.
+  const stopFeed = await startChangeFeed(database, [cacheSubscriber({ responses, keys }, app.log)]);
   app.addHook('onClose', async () => {
     await stopFeed().catch(() => {});
   });

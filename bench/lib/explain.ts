@@ -1,17 +1,17 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { authenticateAndCharge } from '../../src/accounts/service.ts';
+import type { DB } from '../../src/db/schema.ts';
+import { claimDueShipments } from '../../src/engine/claims.ts';
+import { loadStoredState } from '../../src/engine/store.ts';
+import { vesselsByIds } from '../../src/reference/vessels.ts';
 import {
   containerIdsByShipment,
   containersByShipmentIds,
   eventSummaries,
   findContainer,
   listTransportEvents,
-  vesselsByIds,
-} from '../../src/containers/queries.ts';
-import type { DB } from '../../src/db/schema.ts';
-import { claimDueShipments } from '../../src/engine/claims.ts';
-import { loadStoredState } from '../../src/engine/store.ts';
+} from '../../src/shipments/containers/queries.ts';
 import { findShipment, listShipments } from '../../src/shipments/queries.ts';
 import { claimDueNotifications } from '../../src/webhooks/delivery/claim.ts';
 

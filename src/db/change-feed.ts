@@ -1,32 +1,37 @@
-import type { Logger } from 'pino';
-import type { KeyCache } from '../accounts/key-cache.ts';
-import type { ResponseCache } from '../http/response-cache.ts';
 import type { Database } from './database.ts';
 
-// Keeps an API process's caches honest: migrations/0008 makes every committed write to an
-// account's tracking data NOTIFY `tracker_changes` with the account id ('*' for shared tables)
-// and every key revocation NOTIFY `tracker_keys`. A lost listening connection may have missed
-// notifications, so the caches are emptied and switched off until it listens again; turning them
-// back on empties them once more (setEnabled bumps every generation), so nothing read while the
-// feed was deaf, or written while it reconnected (database.ts retries with back-off), is served.
+// The database's change feed: migrations/0008 makes every committed write to an account's tracking
+// data NOTIFY `tracker_changes` with the account id ('*' for shared tables) and every key revocation
+// NOTIFY `tracker_keys`. Storage only publishes what it heard; whoever keeps derived state (the HTTP
+// response cache, the API key cache) subscribes where the app is wired, so db/ knows no cache or HTTP.
 
+/** What the feed publishes. Every member is optional: a subscriber takes what it needs. */
+export interface ChangeSubscriber {
+  /** A committed write to the tracking data of `accountId` ('*' for shared tables). */
+  changed?(accountId: string): void;
+  /** An API key was revoked or deleted. */
+  keysRevoked?(): void;
+  /**
+   * The feed is listening (true) or lost its connection (false). While it is down notifications
+   * may be missed, so anything derived from the data must be treated as stale until it is up again.
+   */
+  listening?(up: boolean): void;
+}
+
+/** Listens until the returned function is called; publishes to `subscribers` in their order. */
 export async function startChangeFeed(
   database: Database,
-  caches: { responses: ResponseCache | null; keys: KeyCache },
-  log?: Pick<Logger, 'warn' | 'info'>,
+  subscribers: readonly ChangeSubscriber[],
 ): Promise<() => Promise<void>> {
-  let wasUp = false;
   return database.listen(['tracker_changes', 'tracker_keys'], {
     onNotify(channel, payload) {
-      if (channel === 'tracker_keys') caches.keys.clear();
-      else caches.responses?.invalidate(payload);
+      for (const s of subscribers) {
+        if (channel === 'tracker_keys') s.keysRevoked?.();
+        else s.changed?.(payload);
+      }
     },
     onState(up) {
-      caches.responses?.setEnabled(up);
-      caches.keys.setEnabled(up);
-      if (!up && wasUp) log?.warn('change feed lost: response and key caches off until it reconnects');
-      if (up && !wasUp) log?.info('change feed listening: response and key caches on');
-      wasUp = up;
+      for (const s of subscribers) s.listening?.(up);
     },
   });
 }

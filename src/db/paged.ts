@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Page } from '../http/jsonapi.ts';
+import { type Page, pageOffset } from '../util/page.ts';
 
 interface Limitable<R> {
   limit(n: number): { offset(n: number): { execute(): Promise<R[]> } };
@@ -18,10 +18,7 @@ export async function paged<R>(
   page: Page,
 ): Promise<{ rows: R[]; total: number }> {
   const [items, c] = await Promise.all([
-    rows
-      .limit(page.size)
-      .offset((page.number - 1) * page.size)
-      .execute(),
+    rows.limit(page.size).offset(pageOffset(page)).execute(),
     count.executeTakeFirstOrThrow(),
   ]);
   return { rows: items, total: Number(c.n) };

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { containersByIds } from '../containers/queries.ts';
-import { containerResources } from '../containers/routes.ts';
 import type { DB } from '../db/schema.ts';
 import { Included, type Resource } from '../http/jsonapi.ts';
+import { containerResources } from '../shipments/containers/documents.ts';
+import { containersByIds } from '../shipments/containers/queries.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { emailSubmissionsByIds, serializeSubmissionForDocument } from './email-submissions.ts';
 import type { DocumentRow } from './queries.ts';

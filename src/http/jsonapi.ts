@@ -1,44 +1,9 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../util/page.ts';
 import { parseDateTime } from './date-time.ts';
 import { badParameter } from './errors.ts';
 
-// The small JSON:API layer every resource shares: envelopes, relationships, pagination links,
-// include parsing. Serializers build plain objects with these helpers.
-
-export type Identifier = { type: string; id: string };
-export type Relationship = { data: Identifier | Identifier[] | null; links?: Record<string, string> };
-
-export interface Resource {
-  id: string;
-  type: string;
-  attributes: Record<string, unknown>;
-  relationships?: Record<string, Relationship>;
-  links?: { self: string };
-}
-
-export const API_PREFIX = '/v2';
-
-export function selfLink(path: string): { self: string } {
-  return { self: `${API_PREFIX}${path}` };
-}
-
-export const one = (type: string, id: string | null | undefined): Relationship => ({
-  data: id ? { type, id } : null,
-});
-
-export const many = (type: string, ids: string[]): Relationship => ({
-  data: ids.map((id) => ({ type, id })),
-});
-
-// Moved to util/ so the engine can use it without importing the HTTP layer.
-export { iso } from '../util/iso.ts';
-
-export interface Page {
-  number: number;
-  size: number;
-}
-
-export const DEFAULT_PAGE_SIZE = 30;
-export const MAX_PAGE_SIZE = 100;
+// Request parsing shared by JSON:API routes: page, include and date parameters. A bad value is a
+// 400 naming the parameter. Building documents is src/jsonapi/document.ts.
 
 function positiveInt(parameter: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
@@ -97,53 +62,19 @@ export function parseDateParam(query: Record<string, string | undefined>, name: 
   return d;
 }
 
-export interface ListLinks {
-  self: string;
-  current: string;
-  first: string;
-  last: string;
-  prev?: string;
-  next?: string;
-}
-
-/** Pagination links; keeps every other query parameter of the request as it was. */
-export function pageLinks(
-  baseUrl: string,
-  path: string,
-  query: Record<string, string | undefined>,
-  page: Page,
-  total: number,
-): ListLinks {
-  const lastPage = Math.max(1, Math.ceil(total / page.size));
-  const url = (n: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) {
-      if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, v);
-    }
-    params.set('page[number]', String(n));
-    params.set('page[size]', String(page.size));
-    return `${baseUrl}${API_PREFIX}${path}?${params.toString()}`;
-  };
-  const links: ListLinks = {
-    self: url(page.number),
-    current: url(page.number),
-    first: url(1),
-    last: url(lastPage),
-  };
-  if (page.number > 1) links.prev = url(Math.min(page.number - 1, lastPage));
-  if (page.number < lastPage) links.next = url(page.number + 1);
-  return links;
-}
-
-/** Collects included resources once each, in first-seen order. */
-export class Included {
-  readonly #seen = new Set<string>();
-  readonly items: Resource[] = [];
-  add(resource: Resource | null | undefined): void {
-    if (!resource) return;
-    const key = `${resource.type}:${resource.id}`;
-    if (this.#seen.has(key)) return;
-    this.#seen.add(key);
-    this.items.push(resource);
-  }
-}
+// Envelope helpers and paging moved below HTTP (src/jsonapi/document.ts, src/util/page.ts).
+// Re-exported for branches written against the old place; import them from there.
+export {
+  API_PREFIX,
+  type Identifier,
+  Included,
+  iso,
+  type ListLinks,
+  many,
+  one,
+  pageLinks,
+  type Relationship,
+  type Resource,
+  selfLink,
+} from '../jsonapi/document.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../util/page.ts';

@@ -1,15 +1,8 @@
 import { type TSchema, Type } from 'typebox';
 
-// Shared TypeBox building blocks. The same schemas validate requests and, through
-// @fastify/swagger, become the published OpenAPI document.
-
-export const Uuid = Type.String({ format: 'uuid' });
-export const DateTime = Type.String({ format: 'date-time' });
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-
-export const Identifier = Type.Object({ id: Type.String(), type: Type.String() });
-export const RelOne = Type.Object({ data: Nullable(Identifier) });
-export const RelMany = Type.Object({ data: Type.Array(Identifier) });
+// Request-side TypeBox building blocks (parameters, queries, error responses). The same schemas
+// validate requests and, through @fastify/swagger, become the published OpenAPI document. Document
+// shapes (resources, lists) are in src/jsonapi/schemas.ts.
 
 export const ErrorObject = Type.Object({
   status: Type.String(),
@@ -28,49 +21,6 @@ export const ErrorDocument = Type.Object(
   { errors: Type.Array(ErrorObject) },
   { description: 'JSON:API errors' },
 );
-
-/** Any resource in `included`: kept open because it mixes types. */
-export const AnyResource = Type.Object(
-  { id: Type.String(), type: Type.String(), attributes: Type.Record(Type.String(), Type.Unknown()) },
-  { additionalProperties: true },
-);
-
-export const ListLinks = Type.Object({
-  self: Type.String(),
-  current: Type.String(),
-  first: Type.String(),
-  last: Type.String(),
-  prev: Type.Optional(Type.String()),
-  next: Type.Optional(Type.String()),
-});
-export const ListMeta = Type.Object({ size: Type.Integer(), total: Type.Integer() });
-
-export function resourceSchema(
-  type: string,
-  attributes: TSchema,
-  relationships: TSchema | null,
-  description?: string,
-): TSchema {
-  const props: Record<string, TSchema> = {
-    id: Type.String(),
-    type: Type.Literal(type),
-    attributes,
-    links: Type.Object({ self: Type.String() }),
-  };
-  if (relationships) props.relationships = relationships;
-  return Type.Object(props, description ? { description } : {});
-}
-
-export const single = (resource: TSchema) =>
-  Type.Object({ data: resource, included: Type.Optional(Type.Array(AnyResource)) });
-
-export const list = (resource: TSchema) =>
-  Type.Object({
-    data: Type.Array(resource),
-    included: Type.Optional(Type.Array(AnyResource)),
-    links: ListLinks,
-    meta: ListMeta,
-  });
 
 export const errorResponses = (...codes: number[]) =>
   Object.fromEntries(codes.map((c) => [c, ErrorDocument]));
@@ -94,3 +44,20 @@ export const UpdatedAtQuery = {
 };
 
 export const query = (props: Record<string, TSchema>) => Type.Object(props, { additionalProperties: false });
+
+// Document schemas moved to src/jsonapi/schemas.ts (below HTTP). Re-exported for branches written
+// against the old place; import them from src/jsonapi/schemas.ts.
+export {
+  AnyResource,
+  DateTime,
+  Identifier,
+  ListLinks,
+  ListMeta,
+  list,
+  Nullable,
+  RelMany,
+  RelOne,
+  resourceSchema,
+  single,
+  Uuid,
+} from '../jsonapi/schemas.ts';

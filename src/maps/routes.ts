@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { vesselsByIds } from '../containers/queries.ts';
 import { badParameter, notFound } from '../http/errors.ts';
-import { Included, parseInclude } from '../http/jsonapi.ts';
-import { AnyResource, errorResponses, IdParams, query } from '../http/schemas.ts';
+import { parseInclude } from '../http/jsonapi.ts';
+import { errorResponses, IdParams, query } from '../http/schemas.ts';
+import { Included } from '../jsonapi/document.ts';
+import { AnyResource } from '../jsonapi/schemas.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
+import { vesselsByIds } from '../reference/vessels.ts';
 import { type AisProvider, noAis } from '../routing/ais.ts';
 import { isUuid } from '../util/uuid.ts';
 import {

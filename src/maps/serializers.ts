@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { iso, many, one, type Resource, selfLink } from '../http/jsonapi.ts';
-import { DateTime, Nullable, RelMany, RelOne, resourceSchema } from '../http/schemas.ts';
+import { iso, many, one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { DateTime, Nullable, RelMany, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { portByLocode } from '../reference/data.ts';
 import type { VesselRef } from '../routing/ais.ts';
 import type { Journey, PortCall } from '../routing/journey.ts';

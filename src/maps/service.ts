@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { findVessel, vesselsByIds } from '../containers/queries.ts';
 import type { DB } from '../db/schema.ts';
 import { badParameter, notFound } from '../http/errors.ts';
 import { type Port, portById, portByLocode } from '../reference/data.ts';
+import { findVessel, vesselsByIds } from '../reference/vessels.ts';
 import type { AisProvider, VesselRef } from '../routing/ais.ts';
 import type { LonLat } from '../routing/geo.ts';
 import { buildJourney, type Journey } from '../routing/journey.ts';

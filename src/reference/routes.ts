@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { findVessel } from '../containers/queries.ts';
-import { notFound } from '../http/errors.ts';
 import { parseDateParam } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
-import { isUuid } from '../util/uuid.ts';
-import { allTerminals, type Port, portById, portByLocode, type Terminal, terminalById } from './data.ts';
 import {
   MetroAreaSchema,
   PortSchema,
@@ -17,32 +13,9 @@ import {
   TerminalSchema,
   VesselSchema,
 } from './serializers.ts';
+import { getMetroArea, getPort, getTerminal, getVessel } from './service.ts';
 
-// Reference data: the same for every account, so no account filter (authentication still applies).
-
-/** A port by id or UN/LOCODE (case-insensitive, inner spaces ignored: "NL RTM"). */
-export function findPort(idOrLocode: string): Port | undefined {
-  if (isUuid(idOrLocode)) return portById(idOrLocode.toLowerCase());
-  const locode = idOrLocode.replace(/\s+/g, '').toUpperCase();
-  return /^[A-Z]{2}[A-Z0-9]{3}$/.test(locode) ? portByLocode(locode) : undefined;
-}
-
-/**
- * A terminal by id, or by `LOCODE:CODE` where CODE is the SMDG code or the FIRMS code
- * (case-insensitive): `NLRTM:DDE`, `USLAX:Y258`.
- */
-export function findTerminal(key: string): Terminal | undefined {
-  if (isUuid(key)) return terminalById(key.toLowerCase());
-  const m = /^([A-Za-z]{2}[A-Za-z0-9]{3}):(.+)$/.exec(key.trim());
-  if (!m) return undefined;
-  const locode = m[1]!.toUpperCase();
-  const code = m[2]!.trim().toUpperCase();
-  const atPort = allTerminals().filter((t) => t.port_locode === locode);
-  return (
-    atPort.find((t) => t.smdg_code?.toUpperCase() === code) ??
-    atPort.find((t) => t.firms_code?.toUpperCase() === code)
-  );
-}
+// HTTP <-> service translation for reference data (ports, metro areas, terminals, vessels).
 
 const PositionsQuery = query({
   'show_positions[from_timestamp]': Type.Optional(
@@ -67,11 +40,7 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Type.Object({ data: PortSchema }), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
-        const port = findPort(request.params.id);
-        if (!port) throw notFound('No port with this id or UN/LOCODE.');
-        return { data: serializePort(port) };
-      },
+      async (request) => ({ data: serializePort(getPort(request.params.id)) }),
     );
 
     app.get(
@@ -87,11 +56,7 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Type.Object({ data: MetroAreaSchema }), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
-        const port = findPort(request.params.id);
-        if (!port) throw notFound('No metro area with this id or UN/LOCODE.');
-        return { data: serializeMetroArea(port) };
-      },
+      async (request) => ({ data: serializeMetroArea(getMetroArea(request.params.id)) }),
     );
 
     app.get(
@@ -106,11 +71,7 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: Type.Object({ data: TerminalSchema }), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
-        const terminal = findTerminal(request.params.id);
-        if (!terminal) throw notFound('No terminal with this id or LOCODE:CODE.');
-        return { data: serializeTerminal(terminal) };
-      },
+      async (request) => ({ data: serializeTerminal(getTerminal(request.params.id)) }),
     );
 
     app.get(
@@ -127,18 +88,11 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
+        // Accepted for compatibility and checked like every date parameter; no positions are kept.
         const qs = request.query as Record<string, string | undefined>;
         parseDateParam(qs, 'show_positions[from_timestamp]');
         parseDateParam(qs, 'show_positions[to_timestamp]');
-        const raw = request.params.id.trim();
-        const imo = /^(?:IMO)?\s*(\d{7})$/i.exec(raw)?.[1];
-        const vessel = isUuid(raw)
-          ? await findVessel(db, { id: raw.toLowerCase() })
-          : imo
-            ? await findVessel(db, { imo })
-            : undefined;
-        if (!vessel) throw notFound('No vessel with this id or IMO number.');
-        return { data: serializeVessel(vessel) };
+        return { data: serializeVessel(await getVessel(db, request.params.id)) };
       },
     );
   };

@@ -1,17 +1,11 @@
 import { Type } from 'typebox';
-import { one, type Resource, selfLink } from '../http/jsonapi.ts';
-import { Nullable, RelOne, resourceSchema } from '../http/schemas.ts';
+import { one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';
+import type { Vessel } from './vessels.ts';
 
 // Reference resources: ports, metro areas, terminals (shipped data, in memory) and vessels
 // (shared facts in the `vessels` table). None of them belongs to an account.
-
-/** A vessel as stored: public facts shared by every account. */
-export interface Vessel {
-  id: string;
-  imo: string | null;
-  name: string;
-}
 
 const placeAttributes = {
   name: Type.String(),

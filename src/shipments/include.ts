@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { containerIdsByShipment } from '../containers/queries.ts';
 import type { DB } from '../db/schema.ts';
-import type { Resource } from '../http/jsonapi.ts';
+import type { Resource } from '../jsonapi/document.ts';
+import { containerIdsByShipment } from './containers/queries.ts';
 import { type ShipmentRow, shipmentsByIds } from './queries.ts';
 import { serializeShipment } from './serializer.ts';
 

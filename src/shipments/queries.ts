@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
-import type { Page } from '../http/jsonapi.ts';
+import type { Page } from '../util/page.ts';
 
 // Shipments of one account. Every query filters by account_id; another account's shipment is
 // simply not found. Rows are plain objects (the vessel's name and IMO joined in).

@@ -1,45 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { notFound } from '../http/errors.ts';
-import { type Resource, selfLink } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, query, resourceSchema } from '../http/schemas.ts';
-import {
-  allShippingLines,
-  type ShippingLine,
-  shippingLineById,
-  shippingLineByScac,
-} from '../reference/data.ts';
+import { errorResponses, IdParams, query } from '../http/schemas.ts';
+import { selfLink } from '../jsonapi/document.ts';
+import { ShippingLineSchema, serializeShippingLine } from './serializer.ts';
+import { getShippingLine, listShippingLines } from './service.ts';
 
-export const ShippingLineSchema = resourceSchema(
-  'shipping_line',
-  Type.Object({
-    scac: Type.String(),
-    name: Type.String(),
-    short_name: Type.String(),
-    alternative_scacs: Type.Array(Type.String()),
-    bill_of_lading_tracking_support: Type.Boolean(),
-    booking_number_tracking_support: Type.Boolean(),
-    container_number_tracking_support: Type.Boolean(),
-  }),
-  null,
-);
-
-export function serializeShippingLine(l: ShippingLine): Resource {
-  return {
-    id: l.id,
-    type: 'shipping_line',
-    attributes: {
-      scac: l.scac,
-      name: l.name,
-      short_name: l.short_name,
-      alternative_scacs: l.alternative_scacs,
-      bill_of_lading_tracking_support: l.bill_of_lading_tracking_support,
-      booking_number_tracking_support: l.booking_number_tracking_support,
-      container_number_tracking_support: l.container_number_tracking_support,
-    },
-    links: selfLink(`/shipping_lines/${l.id}`),
-  };
-}
+// HTTP <-> service translation for /shipping_lines.
 
 export const shippingLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -58,7 +24,10 @@ export const shippingLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async () => ({ data: allShippingLines().map(serializeShippingLine), links: selfLink('/shipping_lines') }),
+    async () => ({
+      data: listShippingLines().map(serializeShippingLine),
+      links: selfLink('/shipping_lines'),
+    }),
   );
   app.get(
     '/shipping_lines/:id',
@@ -70,10 +39,6 @@ export const shippingLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Object({ data: ShippingLineSchema }), ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => {
-      const line = shippingLineById(request.params.id) ?? shippingLineByScac(request.params.id);
-      if (!line) throw notFound('No shipping line with this id or SCAC.');
-      return { data: serializeShippingLine(line) };
-    },
+    async (request) => ({ data: serializeShippingLine(getShippingLine(request.params.id)) }),
   );
 };

@@ -1,91 +1,32 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { ApiError, badParameter, notFound } from '../http/errors.ts';
-import { Included, pageLinks, parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
-import { shipmentIncludes } from '../shipments/include.ts';
-import { isUuid } from '../util/uuid.ts';
+import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { errorResponses, IdParams } from '../http/schemas.ts';
+import { pageLinks } from '../jsonapi/document.ts';
+import { list, single } from '../jsonapi/schemas.ts';
+import { uuidV5 } from '../util/uuid.ts';
+import { batchedTrackingRequestInsert } from './queries.ts';
 import {
-  batchedTrackingRequestInsert,
-  DuplicateTrackingRequest,
-  findTrackingRequest,
-  listTrackingRequests,
-  updateTrackingRequest,
-} from './queries.ts';
-import { STATUSES, serializeTrackingRequest, TrackingRequestSchema } from './serializer.ts';
-import { validateCreate } from './validate.ts';
+  CreateBody,
+  INCLUDES,
+  IncludeQuery,
+  InferBody,
+  InferenceSchema,
+  ListQuery,
+  PatchBody,
+} from './schemas.ts';
+import { serializeTrackingRequest, TrackingRequestSchema } from './serializer.ts';
+import {
+  createTrackingRequest,
+  editTrackingRequest,
+  getTrackingRequest,
+  inferTrackingNumber,
+  listTrackingRequestsOf,
+  trackingRequestSort,
+} from './service.ts';
 
-const Tag = Type.String({ maxLength: 200 });
-const StringList = Type.Array(Tag, { maxItems: 100 });
-
-const CreateBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('tracking_request')),
-        attributes: Type.Object(
-          {
-            request_type: Type.Union(
-              [Type.Literal('bill_of_lading'), Type.Literal('booking_number'), Type.Literal('container')],
-              { description: 'The kind of number.' },
-            ),
-            request_number: Type.String({ maxLength: 100 }),
-            scac: Type.String({ maxLength: 10 }),
-            ref_numbers: Type.Optional(StringList),
-            shipment_tags: Type.Optional(StringList),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('tracking_request')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            ref_numbers: Type.Optional(StringList),
-            // openapi.json names it `ref_number` (one string); accepted for existing clients.
-            ref_number: Type.Optional(Tag),
-            tags: Type.Optional(StringList),
-            shipment_tags: Type.Optional(StringList),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const INCLUDES = ['tracked_object'] as const;
-const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
-
-const ListQuery = query({
-  ...PageQuery,
-  ...UpdatedAtQuery,
-  q: Type.Optional(
-    Type.String({ maxLength: 200, description: 'Matches request_number (substring) or a ref number.' }),
-  ),
-  'filter[status]': Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
-  'filter[scac]': Type.Optional(Type.String({ maxLength: 10 })),
-  'filter[request_number]': Type.Optional(Type.String({ maxLength: 100 })),
-  'filter[created_at][start]': Type.Optional(Type.String()),
-  'filter[created_at][end]': Type.Optional(Type.String()),
-  include: Type.Optional(Type.String({ description: 'tracked_object' })),
-  sort: Type.Optional(Type.String({ description: `One of ${SORTS.join(', ')} (default -created_at).` })),
-});
-
-const IncludeQuery = query({ include: Type.Optional(Type.String({ description: 'tracked_object' })) });
+// HTTP <-> service translation for /tracking_requests: parse parameters, call service.ts, serialize.
 
 export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { database } = ctx;
@@ -104,24 +45,13 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         },
       },
       async (request, reply) => {
-        const input = validateCreate(request.body.data.attributes);
-        try {
-          const tr = await insertTrackingRequest(request.accountId, input);
-          ctx.notifyWork?.('tracking_request');
-          return reply.code(201).send({ data: serializeTrackingRequest(tr) });
-        } catch (err) {
-          if (err instanceof DuplicateTrackingRequest) {
-            throw new ApiError(422, [
-              {
-                source: { pointer: '/data/attributes/request_number' },
-                title: 'Unprocessable Entity',
-                detail: `A tracking request for ${input.request_number} at ${input.scac} is already pending or tracking.`,
-                code: 'duplicate',
-              },
-            ]);
-          }
-          throw err;
-        }
+        const tr = await createTrackingRequest(
+          insertTrackingRequest,
+          request.accountId,
+          request.body.data.attributes,
+        );
+        ctx.notifyWork?.('tracking_request');
+        return reply.code(201).send({ data: serializeTrackingRequest(tr) });
       },
     );
 
@@ -139,39 +69,27 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         const qs = request.query as Record<string, string | undefined>;
         const page = parsePage(qs);
         const include = parseInclude(qs.include, INCLUDES);
-        const sort = qs.sort ?? '-created_at';
-        if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-        const { rows, total } = await listTrackingRequests(
+        const sort = trackingRequestSort(qs.sort);
+        const { rows, total, included } = await listTrackingRequestsOf(
           db,
           request.accountId,
           {
             status: qs['filter[status]'],
-            scac: qs['filter[scac]']?.trim().toUpperCase(),
-            request_number: qs['filter[request_number]']?.replace(/\s+/g, '').toUpperCase(),
-            q: qs.q?.trim() || undefined,
+            scac: qs['filter[scac]'],
+            request_number: qs['filter[request_number]'],
+            q: qs.q,
             created_start: parseDateParam(qs, 'filter[created_at][start]'),
             created_end: parseDateParam(qs, 'filter[created_at][end]'),
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
-            sort: {
-              column: sort.replace('-', '') as 'created_at' | 'updated_at',
-              desc: sort.startsWith('-'),
-            },
+            sort,
+            includeTrackedObject: include.has('tracked_object'),
           },
           page,
         );
-        const included = new Included();
-        if (include.has('tracked_object')) {
-          for (const r of await shipmentIncludes(
-            db,
-            request.accountId,
-            rows.map((r) => r.shipment_id),
-          ))
-            included.add(r);
-        }
         return {
           data: rows.map(serializeTrackingRequest),
-          ...(include.size ? { included: included.items } : {}),
+          ...(include.size ? { included } : {}),
           links: pageLinks(ctx.baseUrl, '/tracking_requests', qs, page, total),
           meta: { size: page.size, total },
         };
@@ -194,15 +112,13 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         const include = parseInclude((request.query as { include?: string }).include, INCLUDES, [
           'tracked_object',
         ]);
-        const tr = isUuid(request.params.id)
-          ? await findTrackingRequest(db, request.accountId, request.params.id)
-          : undefined;
-        if (!tr) throw notFound('No tracking request with this id.');
-        const included = new Included();
-        if (include.has('tracked_object')) {
-          for (const r of await shipmentIncludes(db, request.accountId, [tr.shipment_id])) included.add(r);
-        }
-        return { data: serializeTrackingRequest(tr), ...(include.size ? { included: included.items } : {}) };
+        const { row, included } = await getTrackingRequest(
+          db,
+          request.accountId,
+          request.params.id,
+          include.has('tracked_object'),
+        );
+        return { data: serializeTrackingRequest(row), ...(include.size ? { included } : {}) };
       },
     );
 
@@ -221,35 +137,50 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         },
       },
       async (request) => {
-        const a = request.body.data.attributes;
-        const refs = a.ref_numbers ?? (a.ref_number !== undefined ? [a.ref_number] : undefined);
-        const tags = a.tags ?? a.shipment_tags;
-        for (const [name, values] of [
-          ['ref_numbers', refs],
-          ['tags', tags],
-        ] as const) {
-          values?.forEach((v, i) => {
-            if (v.trim() === '') {
-              throw new ApiError(422, [
-                {
-                  source: { pointer: `/data/attributes/${name}/${i}` },
-                  detail: `${name} entries can't be blank`,
-                  code: 'blank',
-                },
-              ]);
-            }
-          });
-        }
-        const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
-        const tr = isUuid(request.params.id)
-          ? await updateTrackingRequest(db, request.accountId, request.params.id, {
-              ref_numbers: clean(refs),
-              shipment_tags: clean(tags),
-            })
-          : undefined;
-        if (!tr) throw notFound('No tracking request with this id.');
+        const tr = await editTrackingRequest(
+          db,
+          request.accountId,
+          request.params.id,
+          request.body.data.attributes,
+        );
         return { data: serializeTrackingRequest(tr) };
       },
     );
   };
 }
+
+/** POST /tracking_requests/infer_number: registered on its own, after the webhook routes (path order). */
+export const inferRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/tracking_requests/infer_number',
+    {
+      config: { bucket: 'infer' },
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'Infer the number type and shipping line of a tracking number',
+        description:
+          "Container numbers are checked against ISO 6346 (check digit) and their owner prefix; bill of lading numbers against the lines' BL prefixes and SCACs. `request_type` is the value to use when creating the tracking request.",
+        body: InferBody,
+        response: {
+          200: Type.Object({ data: InferenceSchema }),
+          ...errorResponses(400, 401, 413, 415, 422, 429),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const jsonApi = body.number === undefined && body.data !== undefined;
+      const inference = inferTrackingNumber(
+        body.number ?? body.data?.attributes.number,
+        jsonApi ? '/data/attributes/number' : '/number',
+      );
+      return {
+        data: {
+          id: uuidV5(`infer_number:${inference.number}`),
+          type: 'infer_number_result' as const,
+          attributes: inference,
+        },
+      };
+    },
+  );
+};

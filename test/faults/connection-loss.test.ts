@@ -6,6 +6,7 @@ import pino from 'pino';
 import { createKeyCache } from '../../src/accounts/key-cache.ts';
 import { startChangeFeed } from '../../src/db/change-feed.ts';
 import { isConnectionError } from '../../src/db/connection-errors.ts';
+import { cacheSubscriber } from '../../src/http/cache-subscriber.ts';
 import { createResponseCache } from '../../src/http/response-cache.ts';
 import { createTestDatabase } from '../helpers/db.ts';
 import { eventually } from '../helpers/engine.ts';
@@ -64,7 +65,7 @@ describe('connection loss on PostgreSQL', { skip }, () => {
     const log = pino({ level: 'info' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
     const responses = createResponseCache({ maxBytes: 1 << 20, ttlMs: 60_000 });
     const keys = createKeyCache();
-    const stopFeed = await startChangeFeed(db, { responses, keys }, log);
+    const stopFeed = await startChangeFeed(db, [cacheSubscriber({ responses, keys }, log)]);
     // Selected by what they are, not by application_name, so the test holds for any DATABASE_URL.
     const terminate = (where: string, value: unknown) =>
       queryOnce<{ n: number }>(

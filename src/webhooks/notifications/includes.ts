@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { containersByIds } from '../../containers/queries.ts';
-import { containerResources } from '../../containers/routes.ts';
-import { serializeTransportEvent } from '../../containers/serializer.ts';
 import type { DB } from '../../db/schema.ts';
 import { Included, type Resource } from '../../http/jsonapi.ts';
+import { containerResources } from '../../shipments/containers/documents.ts';
+import { containersByIds } from '../../shipments/containers/queries.ts';
+import { serializeTransportEvent } from '../../shipments/containers/serializer.ts';
 import { trackingRequestsByIds } from '../../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts';
 import { webhooksByIds } from '../subscriptions/queries.ts';

@@ -1,11 +1,15 @@
 import { type Kysely, sql } from 'kysely';
-import { containersByIds, eventSummaries, type TransportEventRow } from '../../containers/queries.ts';
-import { serializeContainer, serializeTransportEvent } from '../../containers/serializer.ts';
 import type { DB } from '../../db/schema.ts';
 import { documentEventResources, representationOf } from '../../documents/webhook-include.ts';
 import { iso, one, type Resource } from '../../http/jsonapi.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
+import {
+  containersByIds,
+  eventSummaries,
+  type TransportEventRow,
+} from '../../shipments/containers/queries.ts';
+import { serializeContainer, serializeTransportEvent } from '../../shipments/containers/serializer.ts';
 import { shipmentIncludes } from '../../shipments/include.ts';
 import { type TrackingRequest, trackingRequestsByIds } from '../../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts';

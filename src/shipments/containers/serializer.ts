@@ -1,13 +1,21 @@
 import { Type } from 'typebox';
-import { API_PREFIX, iso, many, one, type Relationship, type Resource, selfLink } from '../http/jsonapi.ts';
+import {
+  API_PREFIX,
+  iso,
+  many,
+  one,
+  type Relationship,
+  type Resource,
+  selfLink,
+} from '../../jsonapi/document.ts';
 import {
   DateTime,
   Identifier as IdentifierSchema,
   Nullable,
   RelOne,
   resourceSchema,
-} from '../http/schemas.ts';
-import { portByLocode, zoneOfLocode } from '../reference/data.ts';
+} from '../../jsonapi/schemas.ts';
+import { portByLocode, zoneOfLocode } from '../../reference/data.ts';
 import type { ContainerRow, EventSummary, RawEventRow, TransportEventRow } from './queries.ts';
 
 const Str = Nullable(Type.String());

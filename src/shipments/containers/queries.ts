@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import { paged, total } from '../db/paged.ts';
-import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../db/schema.ts';
-import type { Page } from '../http/jsonapi.ts';
-import type { Vessel } from '../reference/serializers.ts';
+import { paged, total } from '../../db/paged.ts';
+import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
+import type { Vessel } from '../../reference/vessels.ts';
+import type { Page } from '../../util/page.ts';
 
 // Containers, their transport events and raw carrier events, and the shared vessels they point
 // at. Every account-owned query filters by account_id; rows are plain objects.
@@ -343,40 +343,4 @@ export async function listRawEvents(
     q.select(total),
     page,
   );
-}
-
-// ---- vessels (shared facts, no account) -------------------------------------------------------
-
-export async function vesselsByIds(db: Kysely<DB>, ids: Array<string | null>): Promise<Vessel[]> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return [];
-  return db.selectFrom('vessels').select(['id', 'imo', 'name']).where('id', 'in', wanted).execute();
-}
-
-/** Vessels by IMO, and by upper-cased name for vessels stored without one. */
-export async function vesselsByImoOrName(
-  db: Kysely<DB>,
-  imos: string[],
-  names: string[],
-): Promise<Array<Vessel & { name_key: string | null }>> {
-  const i = [...new Set(imos)];
-  const n = [...new Set(names.map((x) => x.toUpperCase()))];
-  if (i.length === 0 && n.length === 0) return [];
-  return db
-    .selectFrom('vessels')
-    .select(['id', 'imo', 'name', 'name_key'])
-    .where((eb) =>
-      eb.or([...(i.length ? [eb('imo', 'in', i)] : []), ...(n.length ? [eb('name_key', 'in', n)] : [])]),
-    )
-    .execute();
-}
-
-export async function findVessel(
-  db: Kysely<DB>,
-  by: { id: string } | { imo: string },
-): Promise<Vessel | undefined> {
-  const q = db.selectFrom('vessels').select(['id', 'imo', 'name']);
-  return 'id' in by
-    ? q.where('id', '=', by.id).executeTakeFirst()
-    : q.where('imo', '=', by.imo).executeTakeFirst();
 }

@@ -1,0 +1,83 @@
+import { lastPageNumber, type Page } from '../util/page.ts';
+
+// The small JSON:API layer every resource shares: envelopes, relationships, pagination links,
+// included resources. Serializers build plain objects with these helpers. Nothing here knows HTTP,
+// so routes and webhook payload rendering use the same serializers.
+
+export type Identifier = { type: string; id: string };
+export type Relationship = { data: Identifier | Identifier[] | null; links?: Record<string, string> };
+
+export interface Resource {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, Relationship>;
+  links?: { self: string };
+}
+
+export const API_PREFIX = '/v2';
+
+export function selfLink(path: string): { self: string } {
+  return { self: `${API_PREFIX}${path}` };
+}
+
+export const one = (type: string, id: string | null | undefined): Relationship => ({
+  data: id ? { type, id } : null,
+});
+
+export const many = (type: string, ids: string[]): Relationship => ({
+  data: ids.map((id) => ({ type, id })),
+});
+
+export { iso } from '../util/iso.ts';
+
+export interface ListLinks {
+  self: string;
+  current: string;
+  first: string;
+  last: string;
+  prev?: string;
+  next?: string;
+}
+
+/** Pagination links; keeps every other query parameter of the request as it was. */
+export function pageLinks(
+  baseUrl: string,
+  path: string,
+  query: Record<string, string | undefined>,
+  page: Page,
+  total: number,
+): ListLinks {
+  const lastPage = lastPageNumber(page, total);
+  const url = (n: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, v);
+    }
+    params.set('page[number]', String(n));
+    params.set('page[size]', String(page.size));
+    return `${baseUrl}${API_PREFIX}${path}?${params.toString()}`;
+  };
+  const links: ListLinks = {
+    self: url(page.number),
+    current: url(page.number),
+    first: url(1),
+    last: url(lastPage),
+  };
+  if (page.number > 1) links.prev = url(Math.min(page.number - 1, lastPage));
+  if (page.number < lastPage) links.next = url(page.number + 1);
+  return links;
+}
+
+/** Collects included resources once each, in first-seen order. */
+export class Included {
+  readonly #seen = new Set<string>();
+  readonly items: Resource[] = [];
+  add(resource: Resource | null | undefined): void {
+    if (!resource) return;
+    const key = `${resource.type}:${resource.id}`;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.items.push(resource);
+  }
+}

@@ -1,0 +1,203 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, query } from '../../http/schemas.ts';
+import { pageLinks } from '../../jsonapi/document.ts';
+import { list, single } from '../../jsonapi/schemas.ts';
+import {
+  CONTAINER_INCLUDES,
+  EVENT_INCLUDES,
+  EventListQuery,
+  EventPageQuery,
+  eventPage,
+  IncludeDescription,
+  ListQuery,
+} from './schemas.ts';
+import { ContainerSchema, RawEventSchema, TransportEventSchema } from './serializer.ts';
+import {
+  containerListFilter,
+  containerRawEvents,
+  containerSort,
+  containerTransportEvents,
+  getContainer,
+  getTransportEvent,
+  listContainersOf,
+  refreshContainer,
+} from './service.ts';
+
+// HTTP <-> service translation for /containers and /transport_events: parse parameters, call
+// service.ts, add links, send.
+
+type Query = Record<string, string | undefined>;
+
+export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
+  const db = ctx.database.db;
+
+  return async (app) => {
+    app.get(
+      '/containers',
+      {
+        schema: {
+          tags: ['Containers'],
+          summary: 'List containers',
+          description:
+            'Newest first by default. Filter by shipment, number or update time; sort by created_at or updated_at.',
+          querystring: ListQuery,
+          response: { 200: list(ContainerSchema), ...errorResponses(400, 401, 429) },
+        },
+      },
+      async (request) => {
+        const qs = request.query as Query;
+        const page = parsePage(qs);
+        const include = parseInclude(qs.include, CONTAINER_INCLUDES);
+        const sort = containerSort(qs.sort);
+        const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
+        const { data, included, total } = await listContainersOf(
+          db,
+          request.accountId,
+          {
+            ...filter,
+            updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
+            updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+            sort,
+          },
+          page,
+          include,
+        );
+        return {
+          data,
+          ...(include.size ? { included } : {}),
+          links: pageLinks(ctx.baseUrl, '/containers', qs, page, total),
+          meta: { size: page.size, total },
+        };
+      },
+    );
+
+    app.get(
+      '/containers/:id',
+      {
+        schema: {
+          tags: ['Containers'],
+          summary: 'Get a container',
+          params: IdParams,
+          querystring: query({ include: IncludeDescription(CONTAINER_INCLUDES) }),
+          response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+      async (request) => {
+        const include = parseInclude((request.query as Query).include, CONTAINER_INCLUDES);
+        const doc = await getContainer(db, request.accountId, request.params.id, include);
+        return { data: doc.data, ...(include.size ? { included: doc.included } : {}) };
+      },
+    );
+
+    app.get(
+      '/containers/:id/transport_events',
+      {
+        schema: {
+          tags: ['Containers'],
+          summary: "A container's transport events",
+          description:
+            'The full normalized history of the container, ordered by timestamp (events without one last), then by a stable key. 100 per page by default.',
+          params: IdParams,
+          querystring: EventListQuery,
+          response: { 200: list(TransportEventSchema), ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+      async (request) => {
+        const qs = request.query as Query;
+        const page = eventPage(qs);
+        const include = parseInclude(qs.include, EVENT_INCLUDES);
+        const { containerId, total, ...doc } = await containerTransportEvents(
+          db,
+          request.accountId,
+          request.params.id,
+          page,
+          include,
+        );
+        const links = pageLinks(ctx.baseUrl, `/containers/${containerId}/transport_events`, qs, page, total);
+        return {
+          ...doc,
+          // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
+          links: { ...links, self: `${ctx.baseUrl}${request.url}`, current: links.first },
+          meta: { size: page.size, total },
+        };
+      },
+    );
+
+    app.get(
+      '/containers/:id/raw_events',
+      {
+        schema: {
+          tags: ['Containers'],
+          summary: "A container's raw carrier events",
+          description:
+            "The carrier's events as received (payload included): those naming this container and those naming no container (vessel movements, documents), by event time. 100 per page by default.",
+          params: IdParams,
+          querystring: query(EventPageQuery),
+          response: { 200: list(RawEventSchema), ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+      async (request) => {
+        const qs = request.query as Query;
+        const page = eventPage(qs);
+        const { containerId, data, total } = await containerRawEvents(
+          db,
+          request.accountId,
+          request.params.id,
+          page,
+        );
+        return {
+          data,
+          links: pageLinks(ctx.baseUrl, `/containers/${containerId}/raw_events`, qs, page, total),
+          meta: { size: page.size, total },
+        };
+      },
+    );
+
+    app.patch(
+      '/containers/:id/refresh',
+      {
+        config: { bucket: 'refresh' },
+        schema: {
+          tags: ['Containers'],
+          summary: 'Refresh a container now',
+          description:
+            "Makes the container's shipment due for a refresh from the carrier at once. 202: queued; the result arrives as updates and webhooks.",
+          params: IdParams,
+          querystring: query({}),
+          response: {
+            202: Type.Object({
+              data: ContainerSchema,
+              meta: Type.Object({ refresh_queued: Type.Boolean() }),
+            }),
+            ...errorResponses(400, 401, 404, 422, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const data = await refreshContainer(db, request.accountId, request.params.id, ctx.notifyWork);
+        return reply.code(202).send({ data, meta: { refresh_queued: true } });
+      },
+    );
+
+    app.get(
+      '/transport_events/:id',
+      {
+        schema: {
+          tags: ['Containers'],
+          summary: 'Get a transport event',
+          description: 'Where the links.self of a transport event points (webhook payloads reference them).',
+          params: IdParams,
+          querystring: query({ include: IncludeDescription(EVENT_INCLUDES) }),
+          response: { 200: single(TransportEventSchema), ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+      async (request) => {
+        const include = parseInclude((request.query as Query).include, EVENT_INCLUDES);
+        return getTransportEvent(db, request.accountId, request.params.id, include);
+      },
+    );
+  };
+}

@@ -1,0 +1,165 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { ApiError, badParameter, notFound } from '../../http/errors.ts';
+import type { Resource } from '../../jsonapi/document.ts';
+import { vesselsByImoOrName } from '../../reference/vessels.ts';
+import { type Page, pageOffset } from '../../util/page.ts';
+import { isUuid } from '../../util/uuid.ts';
+import { containerResources, containersDocument, eventIncludes } from './documents.ts';
+import {
+  type ContainerFilter,
+  type ContainerRow,
+  findContainer,
+  findTransportEvent,
+  listContainers,
+  listRawEvents,
+  listTransportEvents,
+  requestRefresh,
+  type TransportEventRow,
+  transportEventsOfContainers,
+} from './queries.ts';
+import { serializeRawEvent, serializeTransportEvent } from './serializer.ts';
+
+// Container and transport event use cases: plain functions over (db, account, validated input)
+// returning rows or resources, or throwing catalogue errors. Routes only translate HTTP.
+
+export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+
+export type ContainerSort = ContainerFilter['sort'];
+
+/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
+export function containerSort(raw: string | undefined): ContainerSort {
+  const sort = raw ?? '-created_at';
+  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
+  return { column: sort.replace('-', '') as ContainerSort['column'], desc: sort.startsWith('-') };
+}
+
+/** The shipment and number filters of the list: a shipment id must be a UUID (400 otherwise). */
+export function containerListFilter(
+  shipmentId: string | undefined,
+  number: string | undefined,
+): { shipment_id?: string; number?: string } {
+  if (shipmentId !== undefined && !isUuid(shipmentId)) {
+    throw badParameter('filter[shipment_id]', `filter[shipment_id] must be a shipment id (UUID).`);
+  }
+  return { shipment_id: shipmentId, number: number?.replace(/\s+/g, '').toUpperCase() || undefined };
+}
+
+/** One page of the account's containers with their includes. */
+export async function listContainersOf(
+  db: Kysely<DB>,
+  accountId: string,
+  filter: ContainerFilter,
+  page: Page,
+  include: Set<string>,
+): Promise<{ data: Resource[]; included: Resource[]; total: number }> {
+  const { rows, total } = await listContainers(db, accountId, filter, page);
+  return { ...(await containersDocument(db, accountId, rows, include)), total };
+}
+
+async function containerOr404(db: Kysely<DB>, accountId: string, id: string): Promise<ContainerRow> {
+  const c = isUuid(id) ? await findContainer(db, accountId, id) : undefined;
+  if (!c) throw notFound('No container with this id.');
+  return c;
+}
+
+/** One of the account's containers (404 otherwise) with its includes. */
+export async function getContainer(db: Kysely<DB>, accountId: string, id: string, include: Set<string>) {
+  const c = await containerOr404(db, accountId, id);
+  const doc = await containersDocument(db, accountId, [c], include);
+  return { data: doc.data[0], included: doc.included };
+}
+
+/** One page of a container's transport events, with their includes when any were asked for. */
+export async function containerTransportEvents(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  page: Page,
+  include: Set<string>,
+): Promise<{ containerId: string; data: Resource[]; included?: Resource[]; total: number }> {
+  const c = await containerOr404(db, accountId, id);
+  const { rows, total } = await listTransportEvents(db, accountId, c.id, page);
+  return {
+    containerId: c.id,
+    data: rows.map(serializeTransportEvent),
+    ...(include.size ? { included: await eventIncludes(db, accountId, rows, include) } : {}),
+    total,
+  };
+}
+
+/** One page of a container's raw carrier events, linked to its transport events and known vessels. */
+export async function containerRawEvents(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  page: Page,
+): Promise<{ containerId: string; data: Resource[]; total: number }> {
+  const c = await containerOr404(db, accountId, id);
+  const [{ rows, total }, events] = await Promise.all([
+    listRawEvents(db, accountId, c.shipment_id, c.number, page),
+    transportEventsOfContainers(db, accountId, [c.id]),
+  ]);
+  const vessels = await vesselsByImoOrName(
+    db,
+    rows.flatMap((r) => (r.vessel_imo ? [r.vessel_imo] : [])),
+    rows.flatMap((r) => (!r.vessel_imo && r.vessel_name ? [r.vessel_name] : [])),
+  );
+  const byImo = new Map(vessels.filter((v) => v.imo).map((v) => [v.imo!, v.id]));
+  const byName = new Map(vessels.filter((v) => v.name_key).map((v) => [v.name_key!, v.id]));
+  const offset = pageOffset(page);
+  return {
+    containerId: c.id,
+    data: rows.map((r, i) =>
+      serializeRawEvent(r, i, {
+        offset,
+        transportEvents: events,
+        vesselIdOf: (imo, name) =>
+          (imo ? byImo.get(imo) : name ? byName.get(name.toUpperCase()) : undefined) ?? null,
+      }),
+    ),
+    total,
+  };
+}
+
+/**
+ * Makes the container's shipment due for a refresh now and wakes the refresher; a stopped
+ * shipment is a 422 (resume it first).
+ */
+export async function refreshContainer(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  notifyWork?: (kind: 'refresh') => void,
+): Promise<Resource> {
+  const c = await containerOr404(db, accountId, id);
+  const outcome = await requestRefresh(db, accountId, c.shipment_id);
+  if (outcome === 'stopped') {
+    throw new ApiError(422, [
+      {
+        detail: `Tracking of this container's shipment has stopped, so it cannot be refreshed. Resume it first with PATCH /v2/shipments/${c.shipment_id}/resume_tracking.`,
+        code: 'tracking_stopped',
+      },
+    ]);
+  }
+  notifyWork?.('refresh');
+  const [data] = await containerResources(db, accountId, [c]);
+  return data!;
+}
+
+/** One of the account's transport events (404 otherwise), with its includes when any were asked for. */
+export async function getTransportEvent(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  include: Set<string>,
+): Promise<{ data: Resource; included?: Resource[] }> {
+  const e: TransportEventRow | undefined = isUuid(id)
+    ? await findTransportEvent(db, accountId, id)
+    : undefined;
+  if (!e) throw notFound('No transport event with this id.');
+  return {
+    data: serializeTransportEvent(e),
+    ...(include.size ? { included: await eventIncludes(db, accountId, [e], include) } : {}),
+  };
+}

@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ApiError, badParameter, notFound } from '../http/errors.ts';
+import type { Resource } from '../jsonapi/document.ts';
+import type { Page } from '../util/page.ts';
+import { isUuid } from '../util/uuid.ts';
+import { shipmentsDocument } from './documents.ts';
+import {
+  findShipment,
+  listShipments,
+  resumeShipmentTracking,
+  type ShipmentFilter,
+  type ShipmentRow,
+  stopShipmentTracking,
+  updateShipment,
+} from './queries.ts';
+
+// Shipment use cases: plain functions over (db, account, validated input) that return documents or
+// rows, or throw catalogue errors. Routes (routes.ts) only translate HTTP to these calls.
+
+export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+
+export type ShipmentSort = ShipmentFilter['sort'];
+
+/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
+export function shipmentSort(raw: string | undefined): ShipmentSort {
+  const sort = raw ?? '-created_at';
+  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
+  return { column: sort.replace('-', '') as ShipmentSort['column'], desc: sort.startsWith('-') };
+}
+
+export interface ShipmentDocument {
+  data: Resource[];
+  included?: Resource[];
+}
+
+/** One page of the account's shipments as a JSON:API document (without links). */
+export async function listShipmentsOf(
+  db: Kysely<DB>,
+  accountId: string,
+  input: {
+    q?: string;
+    number?: string;
+    trackingStopped?: 'true' | 'false';
+    updated_start?: Date;
+    updated_end?: Date;
+    sort: ShipmentSort;
+  },
+  page: Page,
+  include: Set<string>,
+): Promise<ShipmentDocument & { total: number }> {
+  const stopped = input.trackingStopped;
+  const { rows, total } = await listShipments(
+    db,
+    accountId,
+    {
+      q: input.q?.trim() || undefined,
+      number: input.number?.trim() || undefined,
+      tracking_stopped: stopped === undefined ? undefined : stopped === 'true',
+      updated_start: input.updated_start,
+      updated_end: input.updated_end,
+      sort: input.sort,
+    },
+    page,
+  );
+  return { ...(await shipmentsDocument(db, accountId, rows, include)), total };
+}
+
+const notFoundError = () => notFound('No shipment with this id.');
+
+function idOr404(id: string): string {
+  if (!isUuid(id)) throw notFoundError();
+  return id;
+}
+
+async function single(db: Kysely<DB>, accountId: string, row: ShipmentRow, include: Set<string> = new Set()) {
+  const doc = await shipmentsDocument(db, accountId, [row], include);
+  return { ...doc, data: doc.data[0]! };
+}
+
+/** One of the account's shipments (404 otherwise) with the includes asked for. */
+export async function getShipment(db: Kysely<DB>, accountId: string, id: string, include: Set<string>) {
+  const row = await findShipment(db, accountId, idOr404(id));
+  if (!row) throw notFoundError();
+  return single(db, accountId, row, include);
+}
+
+/** Replaces ref numbers and tags (blank entries are a 422; entries are trimmed and deduplicated). */
+export async function editShipment(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  a: { ref_numbers?: string[]; tags?: string[] },
+) {
+  for (const [name, values] of [
+    ['ref_numbers', a.ref_numbers],
+    ['tags', a.tags],
+  ] as const) {
+    values?.forEach((v, i) => {
+      if (v.trim() === '') {
+        throw new ApiError(422, [
+          {
+            source: { pointer: `/data/attributes/${name}/${i}` },
+            detail: `${name} entries can't be blank`,
+            code: 'blank',
+          },
+        ]);
+      }
+    });
+  }
+  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  const row = await updateShipment(db, accountId, idOr404(id), {
+    ref_numbers: clean(a.ref_numbers),
+    tags: clean(a.tags),
+  });
+  if (!row) throw notFoundError();
+  return single(db, accountId, row);
+}
+
+/** Who to wake after a change: the webhook worker (new domain events) or the refresher. */
+export type NotifyWork = (kind: 'refresh' | 'webhook') => void;
+
+/**
+ * Stops tracking at the user's request (idempotent). Wakes the webhook worker when tracking
+ * requests moved to tracking_stopped (their domain events were written in the same transaction).
+ */
+export async function stopTracking(db: Kysely<DB>, accountId: string, id: string, notifyWork?: NotifyWork) {
+  const shipmentId = idOr404(id);
+  const change = await db
+    .transaction()
+    .execute((tx) => stopShipmentTracking(tx, accountId, shipmentId, 'cancelled_by_user'));
+  if (!change) throw notFoundError();
+  if (change.trackingRequestIds.length) notifyWork?.('webhook');
+  const row = await findShipment(db, accountId, shipmentId);
+  if (!row) throw notFoundError();
+  return single(db, accountId, row);
+}
+
+/** Resumes tracking; wakes the refresher when the shipment was stopped. */
+export async function resumeTracking(db: Kysely<DB>, accountId: string, id: string, notifyWork?: NotifyWork) {
+  const shipmentId = idOr404(id);
+  const change = await db.transaction().execute((tx) => resumeShipmentTracking(tx, accountId, shipmentId));
+  if (!change) throw notFoundError();
+  if (change.changed) notifyWork?.('refresh');
+  const row = await findShipment(db, accountId, shipmentId);
+  if (!row) throw notFoundError();
+  return single(db, accountId, row);
+}

@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ApiError, badParameter, notFound } from '../http/errors.ts';
+import type { Resource } from '../jsonapi/document.ts';
+import { allShippingLines } from '../reference/data.ts';
+import { shipmentIncludes } from '../shipments/include.ts';
+import type { Page } from '../util/page.ts';
+import { isUuid } from '../util/uuid.ts';
+import { type Inference, inferNumber } from './infer.ts';
+import {
+  type batchedTrackingRequestInsert,
+  DuplicateTrackingRequest,
+  findTrackingRequest,
+  listTrackingRequests,
+  type TrackingRequest,
+  updateTrackingRequest,
+} from './queries.ts';
+import { validateCreate } from './validate.ts';
+
+// Tracking request use cases: plain functions over (db, account, validated input) that return
+// rows or throw catalogue errors. Routes (routes.ts) translate HTTP to these calls and serialize;
+// the CLI, console or MCP server can call the same functions.
+
+export type TrackingRequestInsert = ReturnType<typeof batchedTrackingRequestInsert>;
+
+/** Creates a tracking request; a pending or tracking one for the same number and line is a 422. */
+export async function createTrackingRequest(
+  insert: TrackingRequestInsert,
+  accountId: string,
+  attributes: Parameters<typeof validateCreate>[0],
+): Promise<TrackingRequest> {
+  const input = validateCreate(attributes);
+  try {
+    return await insert(accountId, input);
+  } catch (err) {
+    if (err instanceof DuplicateTrackingRequest) {
+      throw new ApiError(422, [
+        {
+          source: { pointer: '/data/attributes/request_number' },
+          title: 'Unprocessable Entity',
+          detail: `A tracking request for ${input.request_number} at ${input.scac} is already pending or tracking.`,
+          code: 'duplicate',
+        },
+      ]);
+    }
+    throw err;
+  }
+}
+
+export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+
+export interface TrackingRequestSort {
+  column: 'created_at' | 'updated_at';
+  desc: boolean;
+}
+
+/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
+export function trackingRequestSort(raw: string | undefined): TrackingRequestSort {
+  const sort = raw ?? '-created_at';
+  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
+  return { column: sort.replace('-', '') as TrackingRequestSort['column'], desc: sort.startsWith('-') };
+}
+
+export interface ListInput {
+  status?: string;
+  scac?: string;
+  request_number?: string;
+  q?: string;
+  created_start?: Date;
+  created_end?: Date;
+  updated_start?: Date;
+  updated_end?: Date;
+  sort: TrackingRequestSort;
+  includeTrackedObject: boolean;
+}
+
+/** One page of the account's tracking requests, with their shipments when asked to include them. */
+export async function listTrackingRequestsOf(
+  db: Kysely<DB>,
+  accountId: string,
+  input: ListInput,
+  page: Page,
+): Promise<{ rows: TrackingRequest[]; total: number; included: Resource[] }> {
+  const { rows, total } = await listTrackingRequests(
+    db,
+    accountId,
+    {
+      status: input.status,
+      scac: input.scac?.trim().toUpperCase(),
+      request_number: input.request_number?.replace(/\s+/g, '').toUpperCase(),
+      q: input.q?.trim() || undefined,
+      created_start: input.created_start,
+      created_end: input.created_end,
+      updated_start: input.updated_start,
+      updated_end: input.updated_end,
+      sort: input.sort,
+    },
+    page,
+  );
+  const included = input.includeTrackedObject
+    ? await shipmentIncludes(
+        db,
+        accountId,
+        rows.map((r) => r.shipment_id),
+      )
+    : [];
+  return { rows, total, included };
+}
+
+/** One of the account's tracking requests (404 otherwise), with its shipment when asked. */
+export async function getTrackingRequest(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  includeTrackedObject: boolean,
+): Promise<{ row: TrackingRequest; included: Resource[] }> {
+  const row = isUuid(id) ? await findTrackingRequest(db, accountId, id) : undefined;
+  if (!row) throw notFound('No tracking request with this id.');
+  const included = includeTrackedObject ? await shipmentIncludes(db, accountId, [row.shipment_id]) : [];
+  return { row, included };
+}
+
+export interface EditInput {
+  ref_numbers?: string[];
+  ref_number?: string;
+  tags?: string[];
+  shipment_tags?: string[];
+}
+
+/** Replaces ref numbers and tags (blank entries are a 422; entries are trimmed and deduplicated). */
+export async function editTrackingRequest(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  a: EditInput,
+): Promise<TrackingRequest> {
+  const refs = a.ref_numbers ?? (a.ref_number !== undefined ? [a.ref_number] : undefined);
+  const tags = a.tags ?? a.shipment_tags;
+  for (const [name, values] of [
+    ['ref_numbers', refs],
+    ['tags', tags],
+  ] as const) {
+    values?.forEach((v, i) => {
+      if (v.trim() === '') {
+        throw new ApiError(422, [
+          {
+            source: { pointer: `/data/attributes/${name}/${i}` },
+            detail: `${name} entries can't be blank`,
+            code: 'blank',
+          },
+        ]);
+      }
+    });
+  }
+  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  const row = isUuid(id)
+    ? await updateTrackingRequest(db, accountId, id, { ref_numbers: clean(refs), shipment_tags: clean(tags) })
+    : undefined;
+  if (!row) throw notFound('No tracking request with this id.');
+  return row;
+}
+
+/**
+ * Number type and shipping line of a tracking number (no storage). `pointer` names the member the
+ * number came from, for the 422 when it cannot be read.
+ */
+export function inferTrackingNumber(raw: string | undefined, pointer: string): Inference {
+  if (raw === undefined) {
+    throw new ApiError(422, [
+      { source: { pointer: '/number' }, detail: 'number is required.', code: 'blank' },
+    ]);
+  }
+  const outcome = inferNumber(raw, allShippingLines());
+  if (!outcome.ok)
+    throw new ApiError(422, [{ source: { pointer }, detail: outcome.detail, code: outcome.code }]);
+  return outcome.value;
+}

@@ -1,0 +1,18 @@
+// Paging arithmetic shared by storage (LIMIT/OFFSET) and JSON:API links. Parsing page[number] and
+// page[size] out of a request is the HTTP layer's (src/http/jsonapi.ts).
+
+export interface Page {
+  /** From 1. */
+  number: number;
+  size: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 30;
+export const MAX_PAGE_SIZE = 100;
+
+/** Rows to skip before `page`. */
+export const pageOffset = (page: Page): number => (page.number - 1) * page.size;
+
+/** The last page number of a list of `total` rows (1 for an empty list). */
+export const lastPageNumber = (page: Page, total: number): number =>
+  Math.max(1, Math.ceil(total / page.size));
