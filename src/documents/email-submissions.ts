@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { iso, many, one, type Resource } from '../http/jsonapi.ts';
+import { iso, many, one, type Resource } from '../jsonapi/document.ts';
 
 // E-mails received on an account's inbound address: the record of each, linked both ways to the
 // documents made from its attachments.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { Included, type Resource } from '../http/jsonapi.ts';
+import { Included, type Resource } from '../jsonapi/document.ts';
 import { containerResources } from '../shipments/containers/documents.ts';
 import { containersByIds } from '../shipments/containers/queries.ts';
 import { shipmentIncludes } from '../shipments/include.ts';

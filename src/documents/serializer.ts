@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { iso, many, one, type Resource } from '../http/jsonapi.ts';
-import { Nullable, RelMany, RelOne, resourceSchema } from '../http/schemas.ts';
+import { iso, many, one, type Resource } from '../jsonapi/document.ts';
+import { Nullable, RelMany, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import type { DocumentRow } from './queries.ts';
 import type { RepresentationRow } from './representations.ts';
 

@@ -61,20 +61,3 @@ export function parseDateParam(query: Record<string, string | undefined>, name: 
   }
   return d;
 }
-
-// Envelope helpers and paging moved below HTTP (src/jsonapi/document.ts, src/util/page.ts).
-// Re-exported for branches written against the old place; import them from there.
-export {
-  API_PREFIX,
-  type Identifier,
-  Included,
-  iso,
-  type ListLinks,
-  many,
-  one,
-  pageLinks,
-  type Relationship,
-  type Resource,
-  selfLink,
-} from '../jsonapi/document.ts';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../util/page.ts';

@@ -44,20 +44,3 @@ export const UpdatedAtQuery = {
 };
 
 export const query = (props: Record<string, TSchema>) => Type.Object(props, { additionalProperties: false });
-
-// Document schemas moved to src/jsonapi/schemas.ts (below HTTP). Re-exported for branches written
-// against the old place; import them from src/jsonapi/schemas.ts.
-export {
-  AnyResource,
-  DateTime,
-  Identifier,
-  ListLinks,
-  ListMeta,
-  list,
-  Nullable,
-  RelMany,
-  RelOne,
-  resourceSchema,
-  single,
-  Uuid,
-} from '../jsonapi/schemas.ts';

@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { Included, pageLinks, parseInclude, parsePage, type Resource } from '../../http/jsonapi.ts';
-import { AnyResource, errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
+import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
+import { Included, pageLinks, type Resource } from '../../jsonapi/document.ts';
+import { AnyResource } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import {
   type EmailSubmissionRow,

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { errorResponses, resourceSchema } from '../../http/schemas.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { resourceSchema } from '../../jsonapi/schemas.ts';
 import { DOCUMENT_SCHEMAS, findSchema, SCHEMA_ACTIVE_AT, SCHEMA_DATE } from '../extract/schemas.ts';
 
 const SchemaResource = resourceSchema(

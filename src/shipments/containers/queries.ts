@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { paged, total } from '../../db/paged.ts';
 import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
-import type { Vessel } from '../../reference/vessels.ts';
 import type { Page } from '../../util/page.ts';
 
 // Containers, their transport events and raw carrier events, and the shared vessels they point

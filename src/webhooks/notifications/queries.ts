@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Page } from '../../http/jsonapi.ts';
 import { accountTransportEvents, type TransportEventRow } from '../../shipments/containers/queries.ts';
+import type { Page } from '../../util/page.ts';
 
 // Webhook notifications, read side, and redelivery. Delivery itself (leasing, attempts, retries)
 // belongs to the worker (src/webhooks/delivery/). Every query filters by account_id.

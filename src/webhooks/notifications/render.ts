@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { documentEventResources, representationOf } from '../../documents/webhook-include.ts';
-import { iso, one, type Resource } from '../../http/jsonapi.ts';
+import { iso, one, type Resource } from '../../jsonapi/document.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
 import {

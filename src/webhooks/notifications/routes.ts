@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { pageLinks, parseInclude, parsePage } from '../../http/jsonapi.ts';
-import { AnyResource, errorResponses, IdParams, list, PageQuery, query, single } from '../../http/schemas.ts';
+import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
+import { pageLinks } from '../../jsonapi/document.ts';
+import { AnyResource, list, single } from '../../jsonapi/schemas.ts';
 import { INCLUDES, notificationIncludes } from './includes.ts';
 import { DELIVERY_STATUSES, NotificationSchema, serializeNotification } from './serializer.ts';
 import {

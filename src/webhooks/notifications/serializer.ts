@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { iso, one, type Resource, selfLink } from '../../http/jsonapi.ts';
-import { DateTime, Nullable, RelOne, resourceSchema } from '../../http/schemas.ts';
+import { iso, one, type Resource, selfLink } from '../../jsonapi/document.ts';
+import { DateTime, Nullable, RelOne, resourceSchema } from '../../jsonapi/schemas.ts';
 import type { Attempt, Notification } from './queries.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../../http/errors.ts';
-import { Included, type Page, parseDateParam, type Resource } from '../../http/jsonapi.ts';
+import { parseDateParam } from '../../http/jsonapi.ts';
+import { Included, type Resource } from '../../jsonapi/document.ts';
+import type { Page } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { EVENT_NAMES, isKnownEvent } from '../catalogue.ts';
 import {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Page } from '../../http/jsonapi.ts';
+import type { Page } from '../../util/page.ts';
 
 // Webhook subscriptions. Every query filters by account_id: another account's webhook is never
 // found, listed, changed or deleted.

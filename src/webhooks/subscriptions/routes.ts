@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { pageLinks, parsePage } from '../../http/jsonapi.ts';
-import { errorResponses, IdParams, list, Nullable, PageQuery, query, single } from '../../http/schemas.ts';
+import { parsePage } from '../../http/jsonapi.ts';
+import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
+import { pageLinks } from '../../jsonapi/document.ts';
+import { list, Nullable, single } from '../../jsonapi/schemas.ts';
 import { EVENT_NAMES } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import {

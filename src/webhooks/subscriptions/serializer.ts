@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../../http/jsonapi.ts';
-import { DateTime, Nullable, resourceSchema } from '../../http/schemas.ts';
+import { iso, type Resource, selfLink } from '../../jsonapi/document.ts';
+import { DateTime, Nullable, resourceSchema } from '../../jsonapi/schemas.ts';
 import { EVENT_CATEGORIES } from '../catalogue.ts';
 import type { Webhook } from './queries.ts';
 
