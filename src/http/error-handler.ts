@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isConnectionError } from '../db/connection-errors.ts';
-import { ApiError, databaseUnavailable, titleFor } from './errors.ts';
+import { ApiError, catalogueError, databaseUnavailable, titleFor } from './errors.ts';
 import { validationError } from './validation.ts';
 
 const JSONAPI = 'application/vnd.api+json';
@@ -14,7 +14,7 @@ function fromFastify(err: FastifyError): ApiError | undefined {
         { source: { pointer: '' }, detail: 'The request body is not valid JSON.', code: 'malformed_json' },
       ]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, [{ detail: 'The request body is too large.', code: 'body_too_large' }]);
+      return catalogueError('body_too_large', 'The request body is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, [
         {
@@ -46,12 +46,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       } else {
         // Log everything; tell the client nothing about internals.
         request.log.error({ err }, 'unhandled error');
-        apiError = new ApiError(500, [
-          {
-            detail: `Something went wrong. Quote request id ${request.id} when reporting it.`,
-            code: 'internal_error',
-          },
-        ]);
+        apiError = catalogueError(
+          'internal_error',
+          `Something went wrong. Quote request id ${request.id} when reporting it.`,
+        );
       }
     }
     reply
@@ -95,15 +93,6 @@ export function registerNotFound(app: FastifyInstance): void {
     reply
       .code(404)
       .type('application/json; charset=utf-8')
-      .send({
-        errors: [
-          {
-            status: '404',
-            title: 'Not Found',
-            detail: `No route ${request.method} ${path}.`,
-            code: 'route_not_found',
-          },
-        ],
-      });
+      .send({ errors: catalogueError('route_not_found', `No route ${request.method} ${path}.`).errors });
   });
 }

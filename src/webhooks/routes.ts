@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import type { Config } from '../config.ts';
-import { ApiError, invalidAttribute, notFound } from '../http/errors.ts';
+import { ApiError, type ErrorCode, invalidAttribute, notFound } from '../http/errors.ts';
 import { pageLinks, parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, list, Nullable, PageQuery, query, single } from '../http/schemas.ts';
 import { isUuid } from '../util/uuid.ts';
@@ -162,7 +162,7 @@ export function reservedHeader(name: string, config: Config): boolean {
 
 function validateHeaders(headers: WebhookHeader[] | null | undefined, config: Config): WebhookHeader[] {
   if (!headers) return [];
-  const errors: Array<{ source: { pointer: string }; detail: string; code: string }> = [];
+  const errors: Array<{ source: { pointer: string }; detail: string; code: ErrorCode }> = [];
   const seen = new Set<string>();
   headers.forEach((h, i) => {
     const at = `${ATTRS}/headers/${i}`;
@@ -206,7 +206,7 @@ function validateEvents(events: string[], pointer: string): string[] {
           {
             source: { pointer: `${pointer}/${i}` },
             detail: `Unknown event "${ev}". GET /v2/webhooks/events lists them.`,
-            code: 'unknown_event',
+            code: 'unknown_event' as const,
           },
         ],
   );
