@@ -32,6 +32,7 @@ export class CarrierConfigError extends Error {
 export interface ParseConfigOptions {
   /** Defaults to the extension of `source`, then YAML (a superset of JSON). */
   format?: 'json' | 'yaml';
+  /** Where `${VAR}` references resolve (the caller passes the environment; none when absent). */
   env?: Record<string, string | undefined>;
   /** Where the text came from, for messages. */
   source?: string;
@@ -54,9 +55,7 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MAX_TIMEOUT_MS = 300_000;
 
 /** Reads CARRIERS_CONFIG. Unset or empty means "no configured carriers" (the sandbox remains). */
-export function loadCarriersConfig(
-  env: Record<string, string | undefined> = process.env,
-): CarrierConfigEntry[] {
+export function loadCarriersConfig(env: Record<string, string | undefined>): CarrierConfigEntry[] {
   const file = env.CARRIERS_CONFIG;
   return file ? loadCarriersConfigFile(file, env) : [];
 }
@@ -64,7 +63,7 @@ export function loadCarriersConfig(
 /** Reads and validates one config file; `${ENV}` references are resolved from `env`. */
 export function loadCarriersConfigFile(
   file: string,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): CarrierConfigEntry[] {
   let text: string;
   try {
@@ -79,7 +78,7 @@ export function loadCarriersConfigFile(
 
 export function parseCarriersConfig(text: string, options: ParseConfigOptions = {}): CarrierConfigEntry[] {
   const source = options.source ?? 'carriers config';
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const format = options.format ?? (/\.json\b/i.test(source) ? 'json' : 'yaml');
   let doc: unknown;
   try {
