@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode, titleFor } from './errors.ts';
+import { type ApiError, catalogueError, ERROR_CATALOGUE, type ErrorCode, titleFor } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
 // Errors raised before a request reaches a route, which Fastify and Node would otherwise answer
@@ -21,25 +21,15 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     send(
       reply,
-      new ApiError(414, [
-        {
-          detail: `A path segment is longer than ${LIMITS.urlLength} characters.`,
-          code: 'uri_too_long',
-        },
-      ]),
+      catalogueError('uri_too_long', `A path segment is longer than ${LIMITS.urlLength} characters.`),
     );
     return;
   }
   if (error.code === 'FST_ERR_BAD_URL') {
-    send(
-      reply,
-      new ApiError(400, [
-        { detail: 'The URL path is not valid percent-encoded UTF-8.', code: 'invalid_encoding' },
-      ]),
-    );
+    send(reply, catalogueError('invalid_encoding', 'The URL path is not valid percent-encoded UTF-8.'));
     return;
   }
-  send(reply, new ApiError(400, [{ detail: 'The request could not be routed.', code: 'bad_request' }]));
+  send(reply, catalogueError('bad_request', 'The request could not be routed.'));
 }
 
 const CLIENT_ERRORS: Record<string, { detail: string; code: ErrorCode }> = {
@@ -93,10 +83,8 @@ export function registerClosing(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    throw new ApiError(
-      503,
-      [{ detail: 'The server is shutting down. Please retry in a moment.', code: 'shutting_down' }],
-      { 'retry-after': '1' },
-    );
+    throw catalogueError('shutting_down', 'The server is shutting down. Please retry in a moment.', {
+      headers: { 'retry-after': '1' },
+    });
   });
 }
