@@ -50,6 +50,43 @@ describe('error catalogue', () => {
     assert.deepEqual(unused, []);
   });
 
+  it('errors built with an explicit status use a code the catalogue gives that status', () => {
+    // Reads each `new ApiError(NNN, …)`, `badParameter(…)` (400) and `invalidAttribute(…)` (422) call
+    // to its closing parenthesis and checks the code literals inside against the catalogue.
+    const CALL = /new ApiError\(\s*(\d{3})\b|\b(badParameter|invalidAttribute)\(/g;
+    const wrong: string[] = [];
+    let calls = 0;
+    let checked = 0;
+    for (const file of sources(join(ROOT, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(CALL)) {
+        if (text.slice(m.index - 9, m.index) === 'function ') continue;
+        const status = m[1] ? Number(m[1]) : m[2] === 'badParameter' ? 400 : 422;
+        let depth = 0;
+        let end = m.index + m[0].indexOf('(');
+        for (; end < text.length; end++) {
+          if (text[end] === '(') depth++;
+          else if (text[end] === ')' && --depth === 0) break;
+        }
+        calls++;
+        const span = text.slice(m.index, end);
+        const codes = [...span.matchAll(/code: '([a-z_]+)'|,\s*'([a-z_]+)',?\s*$/g)].map(
+          (c) => (c[1] ?? c[2])!,
+        );
+        // The helpers' default codes: invalid_parameter (400) and invalid (422).
+        if (codes.length === 0 && m[2]) codes.push(m[2] === 'badParameter' ? 'invalid_parameter' : 'invalid');
+        for (const code of codes) {
+          checked++;
+          const entry = ERROR_CATALOGUE[code as ErrorCode];
+          if (!entry || (entry.status !== status && entry.alsoStatus !== 'any 4xx'))
+            wrong.push(`${file.slice(ROOT.length + 1)}: ${code} with ${status}`);
+        }
+      }
+    }
+    assert.ok(calls >= 25 && checked >= 25, `only ${calls} calls and ${checked} codes read`);
+    assert.deepEqual(wrong, []);
+  });
+
   it('catalogue errors render with the status and title of their code', () => {
     const err = catalogueError('rate_limited', 'Slow down.', { headers: { 'retry-after': '3' } });
     assert.ok(err instanceof ApiError);
