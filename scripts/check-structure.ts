@@ -1,5 +1,5 @@
 /**
- * Structure rules of docs/architecture.md, checked by `npm run check` and by test/structure.test.ts:
+ * Structure rules of docs/architecture.md, checked by test/structure.test.ts (run by `npm run check`):
  * the top-level parts of src/ import each other without cycles, the named layer rules hold, Fastify
  * stays at the HTTP edge, no source file is over 400 lines, and only src/config.ts reads process.env.
  * Imports are read as text (static `from '…'` and dynamic `import('…')`); that is all the rules need.
@@ -58,7 +58,7 @@ export function checkStructure(root: string): Report {
     if (rel !== 'src/config.ts' && /process\.env\b/.test(text)) report.env.push(rel);
     const from = partOf(rel)!;
     for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2];
+      const spec = (m[1] ?? m[2])!;
       if (spec === 'fastify' || spec.startsWith('@fastify/')) {
         if (!FASTIFY_EDGE.some((re) => re.test(rel))) report.fastify.push(`${rel} imports ${spec}`);
         continue;

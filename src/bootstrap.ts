@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, type Env, environment, loadConfig } from './config.ts';
 import { type Database, openPostgres } from './db/database.ts';
 import { EmbeddedOpenError, EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
@@ -8,16 +8,19 @@ import { createLogger } from './logging.ts';
 
 /**
  * Config + logger + migrated database: what every entry point (server, worker, CLI) starts with.
- * `embeddedRole` says how to reach an embedded database: the server owns DATA_DIR (refused if
- * another process does), the CLI reaches the running server or else opens the files itself.
+ * The configuration is the process environment with `overrides` (command-line flags) over it and
+ * `defaults` under it (e.g. a quieter LOG_LEVEL for the CLI). `embeddedRole` says how to reach an
+ * embedded database: the server owns DATA_DIR (refused if another process does), the CLI reaches
+ * the running server or else opens the files itself.
  */
 export async function bootstrap(
-  env = process.env,
+  overrides: Env = {},
+  defaults: Env = {},
   options: { logTo?: 'stdout' | 'stderr'; embeddedRole?: 'server' | 'cli' } = {},
 ): Promise<{ config: Config; log: Logger; database: Database }> {
   let config: Config;
   try {
-    config = loadConfig(env);
+    config = loadConfig(environment(overrides, defaults));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -29,12 +29,12 @@ try {
 }
 // The flags override their variables (ROLE, API_PROCESSES); every value is validated by loadConfig,
 // and any configuration error (CARRIERS_CONFIG's contents included) exits 2 before the database opens.
-const env = { ...process.env };
-if (values.role !== undefined) env.ROLE = values.role;
-if (values.processes !== undefined) env.API_PROCESSES = values.processes;
+const flags: Record<string, string> = {};
+if (values.role !== undefined) flags.ROLE = values.role;
+if (values.processes !== undefined) flags.API_PROCESSES = values.processes;
 
 const isApiChild = cluster.isWorker;
-const { config, log, database } = await bootstrap(isApiChild ? { ...env, ROLE: 'api' } : env);
+const { config, log, database } = await bootstrap(isApiChild ? { ...flags, ROLE: 'api' } : flags);
 const processes = isApiChild ? 1 : config.apiProcesses;
 const carriers = buildCarrierRegistry(config.carriers);
 

@@ -15,7 +15,7 @@ import { createMcpServer } from './mcp/server.ts';
 // server started meanwhile waits for it, up to EMBEDDED_LOCK_WAIT_MS).
 // It runs no worker: a number tracked here is picked up by the service's worker.
 
-const { config, log, database } = await bootstrap(undefined, { logTo: 'stderr', embeddedRole: 'cli' });
+const { config, log, database } = await bootstrap({}, {}, { logTo: 'stderr', embeddedRole: 'cli' });
 
 async function fail(message: string): Promise<never> {
   process.stderr.write(`${message}\n`);

@@ -4,13 +4,21 @@
 // - adapters (src/carriers/) see the engine only through its carrier port and snapshot types;
 // - sim/ is its own program: it imports only sim/ and pure shared reference data;
 // - the product reaches sim/ only through sim/library.ts (so the sandbox and the simulator never
-//   form a cycle).
+//   form a cycle);
+// and every rule of scripts/check-structure.ts (no cycles between the top-level parts of src/, layer
+// rules, Fastify at the HTTP edge, no file over 400 lines, process.env read only in src/config.ts).
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import {
+  checkStructure,
+  findCycles as findCyclesOf,
+  problems,
+  type Report,
+} from '../scripts/check-structure.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -108,4 +116,28 @@ describe('structure: dependency rules', () => {
       .filter(([, n]) => n > 400);
     assert.deepEqual(long, []);
   });
+});
+
+describe('structure: rules of scripts/check-structure.ts', () => {
+  const report = checkStructure(ROOT);
+
+  it('the checker sees what it checks (guard against a rule that cannot fail)', () => {
+    // A two-part cycle is found, a chain is not.
+    const edges = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['a', 'c'])],
+    ]);
+    assert.deepEqual(findCyclesOf(edges), [['a', 'b']]);
+    assert.ok(problems({ ...report, env: ['src/x.ts'] }).some((p) => p.includes('src/x.ts')));
+  });
+
+  it('no cycle between the top-level parts of src/', () => {
+    assert.deepEqual(report.cycles, []);
+  });
+
+  for (const group of ['forbidden', 'fastify', 'long', 'env'] as const) {
+    it(`${group}: no violation`, () => {
+      assert.deepEqual(report[group], []);
+    });
+  }
 });

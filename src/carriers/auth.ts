@@ -2,20 +2,9 @@
 // Hapag's X-IBM-Client-Id/Secret or CMA's KeyId), and OAuth2 client credentials with a cached
 // token that is refreshed before it expires (CMA's last ~5 minutes) and once after a 401.
 
+import type { AuthConfig } from '../config/carriers.ts';
 import type { RateBudget } from './rate-budget.ts';
 import type { TemporaryFailure } from './types.ts';
-
-export type AuthConfig =
-  | { type: 'headers'; headers: Record<string, string> }
-  | {
-      type: 'oauth2_client_credentials';
-      token_url: string;
-      client_id: string;
-      client_secret: string;
-      scope?: string;
-      /** Extra static headers sent with every API request (e.g. Maersk's Consumer-Key). */
-      headers?: Record<string, string>;
-    };
 
 export type AuthResult =
   | { ok: true; headers: Record<string, string> }

@@ -4,8 +4,8 @@
 // requests. The sandbox SCAC TEST is always there unless the config defines TEST itself (e.g. to
 // point it at the HTTP simulator).
 
+import type { AdapterName, CarrierConfigEntry } from '../config/carriers.ts';
 import { createAuth } from './auth.ts';
-import type { AdapterName, CarrierConfigEntry } from './config.ts';
 import { createDcsaAdapter } from './dcsa/adapter.ts';
 import { createDcsaClient } from './dcsa/client.ts';
 import { createRateBudget } from './rate-budget.ts';

@@ -9,7 +9,7 @@ import { runningServerUrl } from '../db/embedded.ts';
 export async function printDbUrl(): Promise<never> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);

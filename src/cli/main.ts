@@ -55,10 +55,7 @@ if (group === 'config') {
 
 if (group === 'db' && action === 'url') await printDbUrl();
 
-const { database, config } = await bootstrap(
-  { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-  { embeddedRole: 'cli' },
-);
+const { database, config } = await bootstrap({}, { LOG_LEVEL: 'warn' }, { embeddedRole: 'cli' });
 const db = database.db;
 const out = (json: unknown, text: string) =>
   process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);

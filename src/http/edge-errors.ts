@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { type ApiError, catalogueError, ERROR_CATALOGUE, type ErrorCode, titleFor } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
 // Errors raised before a request reaches a route, which Fastify and Node would otherwise answer
@@ -22,35 +21,23 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     send(
       reply,
-      new ApiError(414, [
-        {
-          detail: `A path segment is longer than ${LIMITS.urlLength} characters.`,
-          code: 'uri_too_long',
-        },
-      ]),
+      catalogueError('uri_too_long', `A path segment is longer than ${LIMITS.urlLength} characters.`),
     );
     return;
   }
   if (error.code === 'FST_ERR_BAD_URL') {
-    send(
-      reply,
-      new ApiError(400, [
-        { detail: 'The URL path is not valid percent-encoded UTF-8.', code: 'invalid_encoding' },
-      ]),
-    );
+    send(reply, catalogueError('invalid_encoding', 'The URL path is not valid percent-encoded UTF-8.'));
     return;
   }
-  send(reply, new ApiError(400, [{ detail: 'The request could not be routed.', code: 'bad_request' }]));
+  send(reply, catalogueError('bad_request', 'The request could not be routed.'));
 }
 
-const CLIENT_ERRORS: Record<string, { status: number; detail: string; code: string }> = {
+const CLIENT_ERRORS: Record<string, { detail: string; code: ErrorCode }> = {
   ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
     detail: 'The request headers and body did not arrive within the time allowed (REQUEST_TIMEOUT_MS).',
     code: 'request_timeout',
   },
   HPE_HEADER_OVERFLOW: {
-    status: 431,
     detail: 'The request line and headers are too large (at most 16 KiB).',
     code: 'headers_too_large',
   },
@@ -59,16 +46,17 @@ const CLIENT_ERRORS: Record<string, { status: number; detail: string; code: stri
 /** A JSON:API error written straight to the socket: there is no request object to answer through. */
 export function clientErrorResponse(code: string | undefined): string {
   const e = CLIENT_ERRORS[code ?? ''] ?? {
-    status: 400,
     detail: 'The request is not valid HTTP/1.1.',
     code: 'bad_request',
   };
-  const title = STATUS_CODES[e.status] ?? 'Error';
+  // The status and its reason phrase come from the catalogue (also the JSON:API title).
+  const status = ERROR_CATALOGUE[e.code].status;
+  const title = titleFor(status);
   const body = JSON.stringify({
-    errors: [{ status: String(e.status), title, detail: e.detail, code: e.code }],
+    errors: [{ status: String(status), title, detail: e.detail, code: e.code }],
   });
   return (
-    `HTTP/1.1 ${e.status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   );
 }
@@ -95,10 +83,8 @@ export function registerClosing(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
-    throw new ApiError(
-      503,
-      [{ detail: 'The server is shutting down. Please retry in a moment.', code: 'shutting_down' }],
-      { 'retry-after': '1' },
-    );
+    throw catalogueError('shutting_down', 'The server is shutting down. Please retry in a moment.', {
+      headers: { 'retry-after': '1' },
+    });
   });
 }

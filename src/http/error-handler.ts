@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isConnectionError } from '../db/connection-errors.ts';
-import { ApiError, databaseUnavailable, titleFor } from './errors.ts';
+import { ApiError, catalogueError, databaseUnavailable, titleFor } from './errors.ts';
 import { validationError } from './validation.ts';
 
 const JSONAPI = 'application/vnd.api+json';
@@ -10,22 +10,18 @@ function fromFastify(err: FastifyError): ApiError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, [
-        { source: { pointer: '' }, detail: 'The request body is not valid JSON.', code: 'malformed_json' },
-      ]);
+      return catalogueError('malformed_json', 'The request body is not valid JSON.', {
+        source: { pointer: '' },
+      });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, [{ detail: 'The request body is too large.', code: 'body_too_large' }]);
+      return catalogueError('body_too_large', 'The request body is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, [
-        {
-          source: { header: 'Content-Type' },
-          detail: `Send the body as ${JSONAPI} or application/json.`,
-          code: 'unsupported_media_type',
-        },
-      ]);
+      return catalogueError('unsupported_media_type', `Send the body as ${JSONAPI} or application/json.`, {
+        source: { header: 'Content-Type' },
+      });
     default:
       if (err.statusCode === 400 && err.code?.startsWith('FST_ERR_CTP')) {
-        return new ApiError(400, [{ detail: err.message, code: 'bad_request' }]);
+        return catalogueError('bad_request', err.message);
       }
       return undefined;
   }
@@ -46,12 +42,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       } else {
         // Log everything; tell the client nothing about internals.
         request.log.error({ err }, 'unhandled error');
-        apiError = new ApiError(500, [
-          {
-            detail: `Something went wrong. Quote request id ${request.id} when reporting it.`,
-            code: 'internal_error',
-          },
-        ]);
+        apiError = catalogueError(
+          'internal_error',
+          `Something went wrong. Quote request id ${request.id} when reporting it.`,
+        );
       }
     }
     reply
@@ -84,26 +78,17 @@ export function registerNotFound(app: FastifyInstance): void {
         .filter((m) => m !== 'HEAD')
         .sort()
         .join(', ');
-      throw new ApiError(
-        405,
-        [{ detail: `${request.method} is not allowed here. Allowed: ${allow}.`, code: 'method_not_allowed' }],
+      throw catalogueError(
+        'method_not_allowed',
+        `${request.method} is not allowed here. Allowed: ${allow}.`,
         {
-          allow,
+          headers: { allow },
         },
       );
     }
     reply
       .code(404)
       .type('application/json; charset=utf-8')
-      .send({
-        errors: [
-          {
-            status: '404',
-            title: 'Not Found',
-            detail: `No route ${request.method} ${path}.`,
-            code: 'route_not_found',
-          },
-        ],
-      });
+      .send({ errors: catalogueError('route_not_found', `No route ${request.method} ${path}.`).errors });
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorObject } from './errors.ts';
+import { ApiError, type ErrorCode, type ErrorObject } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
 // One pass over everything a request brings, before schemas and services: what PostgreSQL cannot
@@ -12,7 +12,7 @@ type Problem = Omit<ErrorObject, 'status' | 'title'>;
 
 const MAX_PROBLEMS = 20;
 
-function textProblem(value: string, max: number): { detail: string; code: string } | null {
+function textProblem(value: string, max: number): { detail: string; code: ErrorCode } | null {
   if (value.includes('\u0000'))
     return { detail: 'must not contain NUL (\\u0000) characters', code: 'invalid_characters' };
   if (!value.isWellFormed()) {
@@ -27,7 +27,7 @@ const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 /** Problems of a parsed JSON body, each with the pointer of the offending value or member. */
 export function bodyProblems(body: unknown): Problem[] {
   const problems: Problem[] = [];
-  const add = (pointer: string, detail: string, code: string) => {
+  const add = (pointer: string, detail: string, code: ErrorCode) => {
     if (problems.length < MAX_PROBLEMS) problems.push({ source: { pointer }, detail, code });
   };
   // Depth is bounded by the body parser (LIMITS.jsonDepth), so recursion is safe.

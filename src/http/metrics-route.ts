@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
+import { unauthorized } from './errors.ts';
 
 /** GET /metrics in Prometheus text format: off (404), open, or behind a bearer token. */
 export function metricsRoute(config: Config, metrics: Metrics) {
@@ -15,16 +16,7 @@ export function metricsRoute(config: Config, metrics: Metrics) {
           return reply
             .code(401)
             .header('www-authenticate', 'Bearer')
-            .send({
-              errors: [
-                {
-                  status: '401',
-                  title: 'Unauthorized',
-                  detail: 'Send Authorization: Bearer <METRICS_TOKEN>.',
-                  code: 'unauthorized',
-                },
-              ],
-            });
+            .send({ errors: unauthorized('Send Authorization: Bearer <METRICS_TOKEN>.').errors });
         }
       }
       reply.type(metrics.registry.contentType);

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { ApiError, type ErrorObject } from './errors.ts';
+import { ApiError, type ErrorCode, type ErrorObject } from './errors.ts';
 
 // Turns schema-validation failures into precise JSON:API errors: a body problem points at the
 // offending member (`source.pointer`), a query problem names the parameter (`source.parameter`).
@@ -7,7 +7,7 @@ import { ApiError, type ErrorObject } from './errors.ts';
 function describe(
   e: FastifySchemaValidationError,
   where: string,
-): { at: string; detail: string; code: string } {
+): { at: string; detail: string; code: ErrorCode } {
   const params = e.params as Record<string, unknown>;
   const base = e.instancePath || '';
   switch (e.keyword) {

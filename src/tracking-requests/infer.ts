@@ -39,7 +39,9 @@ export interface Inference {
   };
 }
 
-export type InferOutcome = { ok: true; value: Inference } | { ok: false; code: string; detail: string };
+export type InferOutcome =
+  | { ok: true; value: Inference }
+  | { ok: false; code: 'blank' | 'invalid_number'; detail: string };
 
 /** Above this a single candidate is selected automatically. */
 const AUTO_SELECT = 0.8;

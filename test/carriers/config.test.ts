@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CarrierConfigError, loadCarriersConfig, parseCarriersConfig } from '../../src/carriers/config.ts';
+import { CarrierConfigError, loadCarriersConfig, parseCarriersConfig } from '../../src/config/carriers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'carriers-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CarrierConfigEntry } from '../../src/carriers/config.ts';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
+import type { CarrierConfigEntry } from '../../src/config/carriers.ts';
 import { json, type Stub, startStub } from './stub-server.ts';
 
 let stub: Stub;

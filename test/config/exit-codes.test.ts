@@ -60,6 +60,22 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0' }, /RATE_LIMIT_AUTH_FAILURES_PER_MINUTE must be/],
   [{ REQUEST_TIMEOUT_MS: 'soon' }, /REQUEST_TIMEOUT_MS must be an integer/],
   [{ TRUST_PROXY: '10.0.0.0/99' }, /TRUST_PROXY/],
+  [{ EMBEDDED_DB_PORT: '70000' }, /EMBEDDED_DB_PORT must be an integer between 0 and 65535/],
+  [{ EMBEDDED_LOCK_WAIT_MS: 'long' }, /EMBEDDED_LOCK_WAIT_MS must be an integer/],
+  [{ DOCUMENT_MAX_BYTES: '10' }, /DOCUMENT_MAX_BYTES must be an integer/],
+  [{ DOCUMENT_DOWNLOAD_URL_TTL_MS: '0' }, /DOCUMENT_DOWNLOAD_URL_TTL_MS must be an integer/],
+  [{ DOCUMENTS_AUTO_TRACK: 'maybe' }, /DOCUMENTS_AUTO_TRACK/],
+  [{ DOCUMENT_STORAGE: 'ftp' }, /DOCUMENT_STORAGE must be one of fs, s3/],
+  [{ DOCUMENT_STORAGE: 's3', DOCUMENT_S3_BUCKET: 'b' }, /DOCUMENT_STORAGE=s3 needs DOCUMENT_S3_ENDPOINT/],
+  [{ DOCUMENT_S3_ENDPOINT: 'ftp://s3' }, /DOCUMENT_S3_ENDPOINT must start with http/],
+  [{ DOCUMENT_OCR: 'sometimes' }, /DOCUMENT_OCR/],
+  [{ DOCUMENT_WORKER_CONCURRENCY: '0' }, /DOCUMENT_WORKER_CONCURRENCY must be an integer/],
+  [{ DOCUMENT_RETRY_BASE_MS: '-1' }, /DOCUMENT_RETRY_BASE_MS must be an integer/],
+  [{ DOCUMENT_RETRY_MAX: '1000' }, /DOCUMENT_RETRY_MAX must be an integer/],
+  [{ SMTP_PORT: 'smtp' }, /SMTP_PORT must be an integer/],
+  [{ SMTP_HOST: 'not a host' }, /SMTP_HOST must be an IP address or a host name/],
+  [{ INBOUND_EMAIL_DOMAIN: 'bad domain!' }, /INBOUND_EMAIL_DOMAIN must be an IP address or a host name/],
+  [{ SMTP_MAX_BYTES: '1' }, /SMTP_MAX_BYTES must be an integer/],
   [{ RESPONSE_CACHE_MB: '99999' }, /RESPONSE_CACHE_MB must be an integer between 0 and 4096/],
   [{ RESPONSE_CACHE_TTL_MS: '0' }, /RESPONSE_CACHE_TTL_MS must be an integer/],
   [{ ROLE: 'boss' }, /--role \/ ROLE must be one of api, worker, all/],
@@ -184,6 +200,17 @@ describe('configuration errors exit 2 naming the variable', () => {
   test('every variable has a bad-value case', () => {
     const covered = new Set(CASES.flatMap(([env]) => Object.keys(env)));
     covered.add('METRICS_TOKEN'); // named by the METRICS=token case: any token string is valid
+    // Free-form strings: any value is valid (secrets, names, a directory created on first use).
+    for (const name of [
+      'TRACKER_API_KEY',
+      'DOCUMENT_URL_SECRET',
+      'DOCUMENT_STORAGE_DIR',
+      'DOCUMENT_S3_REGION',
+      'DOCUMENT_S3_BUCKET',
+      'DOCUMENT_S3_ACCESS_KEY_ID',
+      'DOCUMENT_S3_SECRET_ACCESS_KEY',
+    ])
+      covered.add(name);
     const missing = SETTINGS.map((s) => s.name).filter((n) => !covered.has(n));
     assert.deepEqual(missing, [], `add a bad-value case for: ${missing.join(', ')}`);
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
-import { parseCarriersConfig } from '../../src/carriers/config.ts';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
+import { parseCarriersConfig } from '../../src/config/carriers.ts';
 import { claimDueRequests, claimDueShipments } from '../../src/engine/claims.ts';
 import type { EngineDeps } from '../../src/engine/deps.ts';
 import { processShipmentRefresh } from '../../src/engine/refresh.ts';

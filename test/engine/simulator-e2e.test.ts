@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { parseCarriersConfig } from '../../src/carriers/config.ts';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
+import { parseCarriersConfig } from '../../src/config/carriers.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { checkDigit } from '../../src/util/iso6346.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { parseAllowlist, parseAllowlistEntry } from '../../src/config-allowlist.ts';
+import { parseAllowlist, parseAllowlistEntry } from '../../src/config/allowlist.ts';
 import { createAddressPolicy } from '../../src/webhooks/delivery/address-guard.ts';
 import { attemptDelivery } from '../../src/webhooks/delivery/http-attempt.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseScheduleConfig } from '../../src/config-readers.ts';
+import { parseScheduleConfig } from '../../src/config/readers.ts';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,
   MAX_RETRY_AFTER_MS,

@@ -6,7 +6,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
-import { parseAllowlist } from '../../config-allowlist.ts';
+import { parseAllowlist } from '../../config/allowlist.ts';
 import { addressAllowed, hostAllowed } from './allowlist.ts';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;

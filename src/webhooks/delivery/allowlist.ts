@@ -1,7 +1,7 @@
 // Matching WEBHOOK_ALLOWLIST entries (parsed by config-allowlist.ts) against a receiver's host name
 // or addresses and port, for the outbound address guard.
 import type ipaddr from 'ipaddr.js';
-import { type AllowEntry, normHost } from '../../config-allowlist.ts';
+import { type AllowEntry, normHost } from '../../config/allowlist.ts';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import { ApiError, invalidAttribute } from '../../http/errors.ts';
+import { ApiError, type ErrorCode, invalidAttribute } from '../../http/errors.ts';
 import { isKnownEvent } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import type { WebhookHeader } from './queries.ts';
@@ -40,7 +40,7 @@ export function validateHeaders(
   config: Config,
 ): WebhookHeader[] {
   if (!headers) return [];
-  const errors: Array<{ source: { pointer: string }; detail: string; code: string }> = [];
+  const errors: Array<{ source: { pointer: string }; detail: string; code: ErrorCode }> = [];
   const seen = new Set<string>();
   headers.forEach((h, i) => {
     const at = `${ATTRS}/headers/${i}`;
@@ -84,7 +84,7 @@ export function validateEvents(events: string[], pointer: string): string[] {
           {
             source: { pointer: `${pointer}/${i}` },
             detail: `Unknown event "${ev}". GET /v2/webhooks/events lists them.`,
-            code: 'unknown_event',
+            code: 'unknown_event' as const,
           },
         ],
   );

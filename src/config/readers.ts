@@ -1,16 +1,19 @@
-// Typed readers of environment variables for loadConfig (src/config.ts). A bad value never throws here:
-// it is recorded in `problems`, naming the variable and the value, and the default is returned, so that
-// every problem of a configuration is reported at once (and the process exits 2, see bootstrap.ts).
+// Typed readers of environment variables for the configuration schema (src/config/schema-*.ts). A bad
+// value never throws here: it is recorded in `problems`, naming the variable and the value, and the
+// default is returned, so that every problem of a configuration is reported at once (and the process
+// exits 2, see bootstrap.ts).
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 // Header names are RFC 9110 tokens.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+export type Readers = ReturnType<typeof readers>;
 
 export function readers(env: Env, problems: string[]) {
   const raw = (name: string): string | undefined => {

@@ -4,8 +4,22 @@
 
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { AuthConfig } from './auth.ts';
-import type { NumberType } from './types.ts';
+
+/** How a carrier connection authenticates (carriers/auth.ts implements each kind). */
+export type AuthConfig =
+  | { type: 'headers'; headers: Record<string, string> }
+  | {
+      type: 'oauth2_client_credentials';
+      token_url: string;
+      client_id: string;
+      client_secret: string;
+      scope?: string;
+      /** Extra static headers sent with every API request (e.g. Maersk's Consumer-Key). */
+      headers?: Record<string, string>;
+    };
+
+/** The number types a connection may be asked for (the engine's NumberType). */
+export type NumberType = 'bill_of_lading' | 'booking_number' | 'container';
 
 export const SUPPORTED_ADAPTERS = ['dcsa-tnt-v2'] as const;
 export type AdapterName = (typeof SUPPORTED_ADAPTERS)[number];
@@ -32,6 +46,7 @@ export class CarrierConfigError extends Error {
 export interface ParseConfigOptions {
   /** Defaults to the extension of `source`, then YAML (a superset of JSON). */
   format?: 'json' | 'yaml';
+  /** Where `${VAR}` references resolve (the caller passes the environment; none when absent). */
   env?: Record<string, string | undefined>;
   /** Where the text came from, for messages. */
   source?: string;
@@ -54,9 +69,7 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MAX_TIMEOUT_MS = 300_000;
 
 /** Reads CARRIERS_CONFIG. Unset or empty means "no configured carriers" (the sandbox remains). */
-export function loadCarriersConfig(
-  env: Record<string, string | undefined> = process.env,
-): CarrierConfigEntry[] {
+export function loadCarriersConfig(env: Record<string, string | undefined>): CarrierConfigEntry[] {
   const file = env.CARRIERS_CONFIG;
   return file ? loadCarriersConfigFile(file, env) : [];
 }
@@ -64,7 +77,7 @@ export function loadCarriersConfig(
 /** Reads and validates one config file; `${ENV}` references are resolved from `env`. */
 export function loadCarriersConfigFile(
   file: string,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): CarrierConfigEntry[] {
   let text: string;
   try {
@@ -79,7 +92,7 @@ export function loadCarriersConfigFile(
 
 export function parseCarriersConfig(text: string, options: ParseConfigOptions = {}): CarrierConfigEntry[] {
   const source = options.source ?? 'carriers config';
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const format = options.format ?? (/\.json\b/i.test(source) ? 'json' : 'yaml');
   let doc: unknown;
   try {

@@ -1,0 +1,95 @@
+// Configuration of the API process: listening, database, request limits, rate limits, response cache.
+import { parseTrustProxy } from '../util/trust-proxy.ts';
+import { custom, integer, oneOf, text } from './setting.ts';
+
+export const HTTP_SCHEMA = {
+  PORT: integer(3000, 'HTTP port of the API.', { min: 0, max: 65535 }),
+  HOST: custom('IP address or host name', '0.0.0.0', 'Address the API listens on.', ({ name, read }) =>
+    read.hostName(name, '0.0.0.0'),
+  ),
+  DATA_DIR: text(
+    './data',
+    'Where embedded PGlite keeps its files (used when DATABASE_URL is unset).',
+    'writable directory path',
+  ),
+  DATABASE_URL: custom(
+    'postgres:// URL',
+    '(unset)',
+    'postgres://… URL of a PostgreSQL server; unset means embedded PGlite.',
+    ({ name, env, read }): string | null =>
+      // A secret: the value (it may carry a password) is never echoed in a problem.
+      read.url(name, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db', true)
+        ? env[name]!.trim()
+        : null,
+  ),
+  DB_POOL_SIZE: integer(10, 'Connections per process to PostgreSQL.', { min: 1, max: 1000 }),
+  EMBEDDED_DB_PORT: integer(
+    0,
+    'Loopback port on which the server serves its embedded database to the CLI and psql (`npm run cli -- db url`); 0 = any free port, recorded in DATA_DIR.',
+    { min: 0, max: 65535 },
+  ),
+  EMBEDDED_LOCK_WAIT_MS: integer(
+    60_000,
+    'How long a CLI command (or a starting server) waits for the embedded database while a CLI command holds it, or the server is still starting.',
+    { min: 0 },
+  ),
+  LOG_LEVEL: oneOf(
+    'info',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    'pino level: fatal, error, warn, info, debug, trace, silent.',
+  ),
+  PUBLIC_BASE_URL: custom(
+    'http(s) origin',
+    '(unset)',
+    'Absolute origin used in pagination links, e.g. https://track.example.com. Unset: links are paths.',
+    ({ name, read }) => read.origin(name, 'https://track.example.com'),
+  ),
+  BODY_LIMIT_BYTES: integer(102400, 'Largest accepted request body; larger is a 413.', {
+    min: 1024,
+    max: 50 * 1024 * 1024,
+  }),
+  REQUEST_TIMEOUT_MS: integer(
+    30_000,
+    'Time for the request line, headers and body to arrive; a slower request gets 408 and its connection closed.',
+    { min: 100, max: 3_600_000 },
+  ),
+  TRUST_PROXY: custom(
+    'false | true | hop count | address list',
+    'false',
+    'Whose X-Forwarded-For to believe for the client address (authentication-failure limit, logs): false (the socket address), true (any proxy), a hop count, or a comma list of proxy addresses/CIDRs.',
+    ({ name, env, problems }) => parseTrustProxy(env[name], problems),
+  ),
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: integer(
+    30,
+    'Failed authentications (unknown, malformed or revoked keys) per client address per rolling 60 s, counted in memory by each API process; then 429 for keys the address has not used successfully before.',
+    { min: 1 },
+  ),
+  RATE_LIMIT_CREATE_PER_MINUTE: integer(100, 'POST /v2/tracking_requests per account per rolling 60 s.', {
+    min: 1,
+  }),
+  RATE_LIMIT_DEFAULT_PER_MINUTE: integer(100, 'Every other endpoint, per account per rolling 60 s.', {
+    min: 1,
+  }),
+  RATE_LIMIT_INFER_PER_MINUTE: integer(200, 'POST /v2/tracking_requests/infer_number per account.', {
+    min: 1,
+  }),
+  RATE_LIMIT_REFRESH_PER_MINUTE: integer(10, 'PATCH /v2/containers/{id}/refresh per account.', { min: 1 }),
+  RATE_LIMIT_BATCH_MAX: integer(
+    100,
+    "Most requests an API process reserves from an account's limit in one database round trip and then admits from memory (never more than a tenth of what is left: the last requests of a window are counted one by one).",
+    { min: 1, max: 100_000 },
+  ),
+  RESPONSE_CACHE_MB: integer(
+    32,
+    'Memory per API process for cached GET responses (shipments, containers, events, tracking requests); 0 turns the cache off. Entries are dropped on every committed change to the account (PostgreSQL NOTIFY), so reads stay fresh.',
+    { min: 0, max: 4096 },
+  ),
+  RESPONSE_CACHE_TTL_MS: integer(
+    60_000,
+    'Longest life of a cached response, a safety net behind the change feed.',
+    {
+      min: 1,
+      max: 3_600_000,
+    },
+  ),
+};

@@ -1,0 +1,71 @@
+// The configuration schema is the one list of variables: README's table and `npm run cli -- config`
+// are printed from it, and loadConfig reads every entry of it.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { ConfigError, environment, loadConfig, SCHEMA, SETTINGS, settingsTable } from '../../src/config.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** The README's configuration table: the lines from its header row to the first non-table line. */
+function readmeTable(): string {
+  const lines = readFileSync(`${ROOT}README.md`, 'utf8').split('\n');
+  const start = lines.indexOf('| Variable | Default | Meaning |');
+  assert.ok(start >= 0, 'README has no configuration table');
+  const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
+  return `${lines.slice(start, end).join('\n')}\n`;
+}
+
+describe('configuration schema', () => {
+  it('README table equals the schema (paste `npm run cli -- config` into README)', () => {
+    assert.equal(readmeTable(), settingsTable());
+  });
+
+  it('`npm run cli -- config` prints the schema', () => {
+    const out = execFileSync(process.execPath, ['src/cli/main.ts', 'config'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(out, settingsTable());
+  });
+
+  it('every entry has a name, type, default and one-sentence meaning', () => {
+    assert.equal(SETTINGS.length, Object.keys(SCHEMA).length);
+    assert.ok(SETTINGS.length >= 40, `only ${SETTINGS.length} settings`);
+    for (const s of SETTINGS) {
+      assert.match(s.name, /^[A-Z][A-Z0-9_]*$/);
+      assert.ok(s.type && s.default && s.description, s.name);
+      assert.match(s.description, /[.…]$/, s.name);
+    }
+  });
+
+  it('every integer entry is validated by loadConfig and named in its problem', () => {
+    const integers = SETTINGS.filter((s) => s.type.startsWith('integer'));
+    assert.ok(integers.length >= 30);
+    for (const s of integers) {
+      assert.throws(
+        () => loadConfig({ [s.name]: 'not-a-number' }),
+        (err: unknown) =>
+          err instanceof ConfigError &&
+          err.problems.some((p) => p.includes(s.name) && p.includes('not-a-number')),
+        s.name,
+      );
+    }
+  });
+
+  it('the default of every integer entry is what loadConfig uses when the variable is unset', () => {
+    // Setting a variable to its documented default changes nothing: the table tells the truth.
+    const defaults = loadConfig({});
+    for (const s of SETTINGS.filter((x) => x.type.startsWith('integer') && x.default !== '(unset)')) {
+      assert.deepEqual(loadConfig({ [s.name]: s.default }), defaults, s.name);
+    }
+  });
+
+  it('environment(): overrides over the process environment over defaults', () => {
+    const name = 'CONFIG_SCHEMA_TEST_UNSET_VARIABLE';
+    assert.equal(environment({}, { [name]: 'd' })[name], 'd');
+    assert.equal(environment({ [name]: 'o' }, { [name]: 'd' })[name], 'o');
+    assert.equal(environment({}, { PATH: 'd' }).PATH, process.env.PATH);
+  });
+});
