@@ -13,12 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  checkStructure,
-  findCycles as findCyclesOf,
-  problems,
-  type Report,
-} from '../scripts/check-structure.ts';
+import { checkStructure, findCycles as findCyclesOf, problems } from '../scripts/check-structure.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
