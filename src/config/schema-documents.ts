@@ -38,8 +38,10 @@ export const DOCUMENT_SCHEMA = {
     'URL',
     '(unset)',
     'S3 endpoint, e.g. https://s3.eu-west-1.amazonaws.com or a MinIO URL.',
-    ({ name, read }): string | null =>
-      read.url(name, ['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com')?.href ?? null,
+    ({ name, env, read }): string | null =>
+      read.url(name, ['http:', 'https:'], 'https://s3.eu-west-1.amazonaws.com')
+        ? env[name]!.trim().replace(/\/+$/, '')
+        : null,
   ),
   DOCUMENT_S3_REGION: text('us-east-1', 'S3 region (SigV4 signing).'),
   DOCUMENT_S3_BUCKET: optionalSecret('S3 bucket (path-style addressing).'),

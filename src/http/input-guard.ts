@@ -163,7 +163,13 @@ export function registerInputGuard(app: FastifyInstance): void {
     if (params.length) reject(400, params);
     const query = parameterProblems(request.query, LIMITS.queryValueLength);
     if (query.length) reject(400, query);
-    if (request.body !== undefined && request.body !== null && typeof request.body === 'object') {
+    // Only parsed JSON is walked: raw uploads (a Buffer, a multipart stream) are bytes, not members.
+    if (
+      request.body !== undefined &&
+      request.body !== null &&
+      typeof request.body === 'object' &&
+      !Buffer.isBuffer(request.body)
+    ) {
       const body = bodyProblems(request.body);
       if (body.length) reject(422, body);
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import fc from 'fast-check';
+import fc from '../helpers/fast-check.ts';
 import { classify } from '../../src/documents/extract/classify.ts';
 import { buildLines, type Word } from '../../src/documents/extract/layout.ts';
 import {

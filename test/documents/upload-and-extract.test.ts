@@ -141,7 +141,7 @@ for (const engine of ENGINES) {
         headers: direct_upload.headers,
         body: pdf,
       });
-      assert.equal(put.status, 204);
+      assert.equal(put.status, 204, await put.clone().text());
       const forged = await s.t.request('POST', '/v2/documents', {
         body: {
           data: {
