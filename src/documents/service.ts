@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ApiError, invalidAttribute } from '../http/errors.ts';
+import { ApiError, invalidAttribute } from '../errors.ts';
 import { CONTENT_TYPES, detectFileKind } from './file-type.ts';
 import { type DocumentRow, DuplicateDocument, findBySha, insertDocument } from './queries.ts';
 import { type FileStorage, newStorageKey } from './storage.ts';

@@ -3,8 +3,8 @@ import type { KeyCache } from '../accounts/key-cache.ts';
 import { authenticateAndCharge } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { ApiError, tooManyRequests, unauthorized } from '../errors.ts';
 import type { AuthFailureLimiter } from './auth-failures.ts';
-import { ApiError, tooManyRequests, unauthorized } from './errors.ts';
 import type { Bucket } from './rate-limit.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 

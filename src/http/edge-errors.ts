@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiError, catalogueError, ERROR_CATALOGUE, type ErrorCode, titleFor } from './errors.ts';
+import { type ApiError, catalogueError, ERROR_CATALOGUE, type ErrorCode, titleFor } from '../errors.ts';
 import { LIMITS } from './limits.ts';
 
 // Errors raised before a request reaches a route, which Fastify and Node would otherwise answer

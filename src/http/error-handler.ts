@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isConnectionError } from '../db/connection-errors.ts';
-import { ApiError, catalogueError, databaseUnavailable, titleFor } from './errors.ts';
+import { ApiError, catalogueError, databaseUnavailable, titleFor } from '../errors.ts';
 import { validationError } from './validation.ts';
 
 const JSONAPI = 'application/vnd.api+json';

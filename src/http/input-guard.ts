@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode, type ErrorObject } from './errors.ts';
+import { ApiError, type ErrorCode, type ErrorObject } from '../errors.ts';
 import { LIMITS } from './limits.ts';
 
 // One pass over everything a request brings, before schemas and services: what PostgreSQL cannot

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { LIMITS } from './limits.ts';
 
 // The JSON body parser for application/json and application/vnd.api+json. Before the usual

@@ -1,6 +1,6 @@
+import { badParameter } from '../errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../util/page.ts';
 import { parseDateTime } from './date-time.ts';
-import { badParameter } from './errors.ts';
 
 // Request parsing shared by JSON:API routes: page, include and date parameters. A bad value is a
 // 400 naming the parameter. Building documents is src/jsonapi/document.ts.

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { unauthorized } from '../errors.ts';
 import type { Metrics } from '../metrics.ts';
-import { unauthorized } from './errors.ts';
 
 /** GET /metrics in Prometheus text format: off (404), open, or behind a bearer token. */
 export function metricsRoute(config: Config, metrics: Metrics) {

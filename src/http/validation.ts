@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { ApiError, type ErrorCode, type ErrorObject } from './errors.ts';
+import { ApiError, type ErrorCode, type ErrorObject } from '../errors.ts';
 
 // Turns schema-validation failures into precise JSON:API errors: a body problem points at the
 // offending member (`source.pointer`), a query problem names the parameter (`source.parameter`).

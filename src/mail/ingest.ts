@@ -6,7 +6,7 @@ import { insertSubmission } from '../documents/email-submissions.ts';
 import { detectFileKind } from '../documents/file-type.ts';
 import { createDocument } from '../documents/service.ts';
 import type { FileStorage } from '../documents/storage.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 // An accepted message becomes one email submission per recipient account and one document per
 // supported attachment (PDF, PNG, JPEG, TIFF by their bytes), linked both ways.

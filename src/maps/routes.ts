@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { badParameter, notFound } from '../http/errors.ts';
+import { badParameter, notFound } from '../errors.ts';
 import { parseInclude } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
 import { Included } from '../jsonapi/document.ts';

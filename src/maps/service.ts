@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { badParameter, notFound } from '../http/errors.ts';
+import { badParameter, notFound } from '../errors.ts';
 import { type Port, portById, portByLocode } from '../reference/data.ts';
 import { findVessel, vesselsByIds } from '../reference/vessels.ts';
 import type { AisProvider, VesselRef } from '../routing/ais.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../accounts/service.ts';
 import type { AppContext } from '../app-context.ts';
-import { ApiError, unauthorized } from '../http/errors.ts';
+import { ApiError, unauthorized } from '../errors.ts';
 import { injectCaller, keyFromHeader } from './api.ts';
 
 // The SDK is loaded on the first MCP request, not at start: most processes never serve one.

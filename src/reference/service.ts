@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { isUuid } from '../util/uuid.ts';
 import { allTerminals, type Port, portById, portByLocode, type Terminal, terminalById } from './data.ts';
 import { findVessel, type Vessel } from './vessels.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../http/errors.ts';
+import { ApiError, badParameter, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { shipmentIncludes } from '../shipments/include.ts';

@@ -1,5 +1,5 @@
 import type { NumberType } from '../carriers/types.ts';
-import { ApiError, type ErrorObject } from '../http/errors.ts';
+import { ApiError, type ErrorObject } from '../errors.ts';
 import { shippingLineByScac } from '../reference/data.ts';
 import { checkContainerNumber } from '../util/iso6346.ts';
 

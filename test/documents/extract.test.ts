@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import fc from '../helpers/fast-check.ts';
 import { classify } from '../../src/documents/extract/classify.ts';
 import { buildLines, type Word } from '../../src/documents/extract/layout.ts';
 import {
@@ -20,6 +19,7 @@ import { readFile } from '../../src/documents/read/read.ts';
 import { signV4 } from '../../src/documents/s3.ts';
 import { containerNumber } from '../helpers/doc-content.ts';
 import { fixtureSet, flatten, score } from '../helpers/doc-fixtures.ts';
+import fc from '../helpers/fast-check.ts';
 
 // The pure parts: numbers, places, classification, layout, schemas, and the text-PDF half of
 // the quality fixture set (the OCR half is measured by bench/documents-quality.ts).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../../src/accounts/service.ts';
-import { ApiError } from '../../src/http/errors.ts';
+import { ApiError } from '../../src/errors.ts';
 import { getPort, getTerminal, getVessel } from '../../src/reference/service.ts';
 import {
   containerListFilter,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import { errorResponses, IdParams } from '../../http/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { findDocument, queueAction } from '../queries.ts';

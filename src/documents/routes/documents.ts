@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { badParameter, invalidAttribute, notFound } from '../../http/errors.ts';
+import { badParameter, invalidAttribute, notFound } from '../../errors.ts';
 import { parseInclude, parsePage } from '../../http/jsonapi.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';

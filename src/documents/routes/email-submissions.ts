@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { parseInclude, parsePage } from '../../http/jsonapi.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
 import { Included, pageLinks, type Resource } from '../../jsonapi/document.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { resourceSchema } from '../../jsonapi/schemas.ts';
 import { DOCUMENT_SCHEMAS, findSchema, SCHEMA_ACTIVE_AT, SCHEMA_DATE } from '../extract/schemas.ts';

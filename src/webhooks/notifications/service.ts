@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../../http/errors.ts';
+import { ApiError, badParameter, notFound } from '../../errors.ts';
 import { parseDateParam } from '../../http/jsonapi.ts';
 import { Included, type Resource } from '../../jsonapi/document.ts';
 import type { Page } from '../../util/page.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
-import { invalidAttribute, notFound } from '../../http/errors.ts';
+import { invalidAttribute, notFound } from '../../errors.ts';
 import type { Page } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { EVENT_NAMES, isKnownEvent } from '../catalogue.ts';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import { ApiError, type ErrorCode, invalidAttribute } from '../../http/errors.ts';
+import { ApiError, type ErrorCode, invalidAttribute } from '../../errors.ts';
 import { isKnownEvent } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import type { WebhookHeader } from './queries.ts';
