@@ -197,6 +197,7 @@ const EVENT_COLUMNS = [
   'vessel_id',
   'voyage_number',
   'data_source',
+  'invalidated_at',
   'created_at',
   'updated_at',
 ] as const;

@@ -190,6 +190,8 @@ export const TransportEventSchema = resourceSchema(
     timezone: Tz,
     location_locode: Str,
     data_source: Type.String({ enum: ['shipping_line', 'terminal', 'ais'] }),
+    /** Set when later data showed this reading was wrong: kept for the record, not counted. */
+    invalidated_at: Time,
   }),
   Type.Object({
     shipment: RelOne,
@@ -213,6 +215,7 @@ export function serializeTransportEvent(e: TransportEventRow): Resource {
       timezone: e.timezone,
       location_locode: e.location_locode,
       data_source: e.data_source,
+      invalidated_at: iso(e.invalidated_at),
     },
     relationships: {
       shipment: one('shipment', e.shipment_id),

@@ -56,8 +56,31 @@ export interface StoredContainer {
   id: string;
   number: string;
   facts: ContainerFacts;
-  events: Array<EventFacts & { id: string }>;
+  /** Every stored event, including invalidated ones (invalidated_at set). */
+  events: Array<EventFacts & { id: string; invalidated_at?: string | null }>;
 }
+
+/**
+ * Milestones read from actual events. When a recomputation invalidates stored events (a port first
+ * taken for the POD turns out to be a transshipment), these follow the recomputed value, null
+ * included; otherwise a value the carrier stops reporting is kept (see diff()).
+ */
+export const ACTUAL_CONTAINER_FIELDS: ReadonlySet<string> = new Set([
+  'pod_arrived_at',
+  'pod_discharged_at',
+  'pod_full_out_at',
+  'empty_terminated_at',
+  'pod_rail_loaded_at',
+  'pod_rail_departed_at',
+  'ind_ata_at',
+  'ind_rail_unloaded_at',
+  'final_destination_full_out_at',
+]);
+const ACTUAL_SHIPMENT_FIELDS: ReadonlySet<string> = new Set([
+  'pol_atd_at',
+  'pod_ata_at',
+  'destination_ata_at',
+]);
 
 export interface StoredState {
   shipment: ShipmentFacts;
@@ -99,7 +122,10 @@ export interface Plan {
     changeset: Record<string, Change>;
   }>;
   newEvents: Array<{ container_number: string; event: EventFacts }>;
+  /** Stored events (and, for new ones, their containers) whose update also re-validates them. */
   eventUpdates: Array<{ id: string; container_number: string; event: EventFacts }>;
+  /** Stored events the recomputed journey no longer contains: marked invalidated, kept. */
+  eventInvalidations: Array<{ id: string; container_number: string; key: string; event: string }>;
   estimates: EstimatePlan[];
   domainEvents: DomainEventPlan[];
   /** Anything at all changed (for no_updates_at_line). */
@@ -221,20 +247,18 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     containerUpdates: [],
     newEvents: [],
     eventUpdates: [],
+    eventInvalidations: [],
     estimates: [],
     domainEvents: [],
     changed: false,
   };
-  for (const k of Object.keys(next.shipment) as Array<keyof ShipmentFacts>) {
-    // A carrier that stops reporting a value (e.g. an ETA after arrival) does not erase what we know.
-    if (next.shipment[k] === null && stored.shipment[k] !== null && k !== 'pod_terminal_id') continue;
-    if (!sameValue(stored.shipment[k], next.shipment[k]))
-      (plan.shipment as Record<string, unknown>)[k] = next.shipment[k];
-  }
-
   const storedByNumber = new Map(stored.containers.map((c) => [c.number, c]));
   const transportEvents: Array<DomainEventPlan & { at: string | null }> = [];
   const containerNumbers = next.containers.map((c) => c.number);
+  let anyInvalidated = false;
+  const podChanged =
+    next.shipment.port_of_discharge_locode !== null &&
+    !sameValue(stored.shipment.port_of_discharge_locode, next.shipment.port_of_discharge_locode);
 
   for (const c of next.containers) {
     const old = storedByNumber.get(c.number);
@@ -257,12 +281,30 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
       }
       continue;
     }
+    // Recompute, then diff (CARRIER-NOTES §5.7): a stored event the journey, read again from all
+    // the carrier's data, no longer contains was a wrong reading. An answer with no events for the
+    // box invalidates nothing (a carrier that stops reporting is not a correction).
+    const nextKeys = new Set(c.events.map((e) => e.key));
+    let invalidated = false;
+    if (c.events.length > 0) {
+      for (const prev of old.events) {
+        if (nextKeys.has(prev.key) || prev.invalidated_at) continue;
+        plan.eventInvalidations.push({
+          id: prev.id,
+          container_number: c.number,
+          key: prev.key,
+          event: prev.event,
+        });
+        invalidated = true;
+      }
+    }
+    if (invalidated) anyInvalidated = true;
     const changes: Partial<ContainerFacts> = {};
     const changeset: Record<string, Change> = {};
     for (const f of CONTAINER_FIELDS) {
       const was = old.facts[f];
       const now = c.facts[f];
-      if (now === null && was !== null && f !== 'pod_terminal_id') continue;
+      if (now === null && was !== null && !erasable(f, invalidated, podChanged)) continue;
       if (!sameValue(was, now)) {
         (changes as Record<string, unknown>)[f] = now;
         changeset[f] = [was, now];
@@ -275,7 +317,7 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     for (const e of c.events) {
       const prev = oldEvents.get(e.key);
       if (!prev) plan.newEvents.push({ container_number: c.number, event: e });
-      else if (EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k])))
+      else if (prev.invalidated_at || EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k])))
         plan.eventUpdates.push({ id: prev.id, container_number: c.number, event: e });
       else continue;
       // New, or a correction (new time or place for the same milestone): announced either way.
@@ -288,6 +330,14 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
         });
       }
     }
+  }
+
+  for (const k of Object.keys(next.shipment) as Array<keyof ShipmentFacts>) {
+    // A carrier that stops reporting a value (e.g. an ETA after arrival) does not erase what we know.
+    if (next.shipment[k] === null && stored.shipment[k] !== null && !erasable(k, anyInvalidated, podChanged))
+      continue;
+    if (!sameValue(stored.shipment[k], next.shipment[k]))
+      (plan.shipment as Record<string, unknown>)[k] = next.shipment[k];
   }
 
   // Transport events in journey order, then estimates, then container attribute changes.
@@ -372,6 +422,17 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     plan.newContainers.length > 0 ||
     plan.containerUpdates.length > 0 ||
     plan.newEvents.length > 0 ||
-    plan.eventUpdates.length > 0;
+    plan.eventUpdates.length > 0 ||
+    plan.eventInvalidations.length > 0;
   return plan;
+}
+
+/**
+ * May a known value become null? Actual milestones, when stored events were invalidated (they
+ * are recomputed from what remains); the POD terminal, only when the POD itself changed (a
+ * terminal of the old port would be wrong; otherwise a terminal once known is never blanked).
+ */
+function erasable(field: string, invalidated: boolean, podChanged: boolean): boolean {
+  if (field === 'pod_terminal_id') return podChanged;
+  return invalidated && (ACTUAL_CONTAINER_FIELDS.has(field) || ACTUAL_SHIPMENT_FIELDS.has(field));
 }

@@ -22,7 +22,7 @@
 import { deriveContainer } from './container.ts';
 import { isBookingCancellation, isBookingStateEvent } from './event-mapping.ts';
 import { type Ev, newer, prepare } from './prepare.ts';
-import { assignRoles, buildLegs, type Move, type Route } from './roles.ts';
+import { assignRoles, buildLegs, completeLegs, type Leg, type Move, type Route } from './roles.ts';
 import { type CarrierSnapshot, type NumberType, normalizeContainerNumber } from './snapshot.ts';
 import type { NormalizedShipment, NormalizedSnapshot } from './types.ts';
 
@@ -113,17 +113,20 @@ function normalizeUnsafe(records: CarrierSnapshot['records'], ctx: NormalizeCont
   }
 
   const opts = { feederMaxTransitHours: ctx.feederMaxTransitHours };
-  // Legs from the booking's vessel calls, for containers without LOAD/DISC moves yet.
-  let callRoute: Route | undefined;
-  const routeFromCalls = (): Route => {
-    callRoute ??= assignRoles(buildLegs(movesFrom(transport)), opts);
-    return callRoute;
+  // The journey the booking's vessel calls describe (the plan, and what already happened).
+  let callLegs: Leg[] | undefined;
+  const planLegs = (): Leg[] => {
+    callLegs ??= buildLegs(movesFrom(transport));
+    return callLegs;
   };
+  const routeFromCalls = (): Route => assignRoles(completeLegs([], planLegs()), opts);
 
   const derived = [...byContainer.keys()].sort().map((number) => {
     const own = byContainer.get(number)!;
     const moves = movesFrom(own);
-    const legs = moves.length > 0 ? buildLegs(moves) : [];
+    // The box's own legs, continued by the plan beyond them: a port is the POD because the
+    // journey ends there, never because the box was discharged there.
+    const legs = completeLegs(moves.length > 0 ? buildLegs(moves) : [], planLegs());
     const route = legs.length > 0 ? assignRoles(legs, opts) : routeFromCalls();
     return deriveContainer(number, evs, own, transport, route);
   });

@@ -96,6 +96,7 @@ export async function loadStoredState(
             vessel: e.vessel_imo || e.vessel_name ? { imo: e.vessel_imo, name: e.vessel_name } : null,
             voyage_number: e.voyage_number,
             data_source: e.data_source,
+            invalidated_at: iso(e.invalidated_at),
           })),
       };
     }),
@@ -193,8 +194,23 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
     eventIds.set(`${u.container_number}|${u.event.key}`, u.id);
     await tx
       .updateTable('transport_events')
-      .set({ ...eventColumns(u.event, vid(u.event.vessel)), updated_at: sql<Date>`now()` })
+      .set({
+        ...eventColumns(u.event, vid(u.event.vessel)),
+        invalidated_at: null,
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', u.id)
+      .execute();
+  }
+  if (plan.eventInvalidations.length) {
+    await tx
+      .updateTable('transport_events')
+      .set({ invalidated_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where(
+        'id',
+        'in',
+        plan.eventInvalidations.map((i) => i.id),
+      )
       .execute();
   }
 

@@ -97,6 +97,7 @@ const TRANSPORT_EVENT_COLUMNS = [
   'e.vessel_id',
   'e.voyage_number',
   'e.data_source',
+  'e.invalidated_at',
   'e.created_at',
   'e.updated_at',
 ] as const;
