@@ -215,6 +215,7 @@ export function deriveContainer(
     ? transport.find((t) => t.p.code === 'ARRI' && attach(t, all, route)?.leg === mainLast && terminalOf(t))
     : undefined;
   const shipment: NormalizedShipment = {
+    bill_of_lading_number: null, // the normalizer's, from every event (normalize.ts)
     port_of_lading_locode: route.polLocode,
     port_of_discharge_locode: pod,
     destination_locode: destination,

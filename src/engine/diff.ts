@@ -151,6 +151,7 @@ export function snapshotFacts(
   const s = snapshot.shipment;
   const podTerminalId = resolve.terminalId(s.pod_terminal);
   const shipment: ShipmentFacts = {
+    bill_of_lading_number: s.bill_of_lading_number,
     port_of_lading_locode: s.port_of_lading_locode,
     port_of_discharge_locode: s.port_of_discharge_locode,
     destination_locode: s.destination_locode,

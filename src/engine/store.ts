@@ -49,6 +49,7 @@ export async function loadStoredState(
         .execute()
     : [];
   const shipment: ShipmentFacts = {
+    bill_of_lading_number: s.bill_of_lading_number,
     port_of_lading_locode: s.port_of_lading_locode,
     port_of_discharge_locode: s.port_of_discharge_locode,
     destination_locode: s.destination_locode,

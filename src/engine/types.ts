@@ -113,6 +113,12 @@ export interface NormalizedContainer {
 }
 
 export interface NormalizedShipment {
+  /**
+   * The carrier's bill of lading (TRD document reference) when the shipment was asked for by
+   * container or booking number; null for B/L requests (the number asked for is the B/L) and
+   * until the carrier reports one.
+   */
+  bill_of_lading_number: string | null;
   port_of_lading_locode: string | null;
   port_of_discharge_locode: string | null;
   destination_locode: string | null;

@@ -52,9 +52,9 @@ for (const engine of ENGINES) {
       await t?.close();
     });
 
-    async function track(number: string): Promise<string> {
+    async function track(number: string, type = 'bill_of_lading'): Promise<string> {
       const res = await t.request('POST', '/v2/tracking_requests', {
-        body: trBody({ request_type: 'bill_of_lading', request_number: number, scac: 'TEST' }),
+        body: trBody({ request_type: type, request_number: number, scac: 'TEST' }),
       });
       assert.equal(res.status, 201, res.text);
       worker.wake();
@@ -202,6 +202,28 @@ for (const engine of ENGINES) {
         (e: any) => e.attributes.event === 'container.transport.vessel_arrived',
       );
       assert.ok(arrived.attributes.invalidated_at);
+    });
+
+    test("container and booking requests carry the carrier's B/L; the numbers asked with stay", async () => {
+      day = 3;
+      for (const [type, number, bl] of [
+        ['container', 'SIMU2000001', 'SIMTSU200000'],
+        ['booking_number', 'BKGTS0004', 'SIMTS0004'],
+      ] as const) {
+        const id = await track(number, type);
+        const s = await shipmentRow(id);
+        assert.equal(s.bill_of_lading_number, bl, type);
+        assert.equal(s.normalized_number, number);
+        const api = await t.request('GET', `/v2/shipments/${id}`);
+        assert.equal(api.body.data.attributes.bill_of_lading_number, bl);
+        assert.equal(api.body.data.attributes.normalized_number, number);
+        const tr = await t.database.db
+          .selectFrom('tracking_requests')
+          .select('request_number')
+          .where('shipment_id', '=', id)
+          .executeTakeFirstOrThrow();
+        assert.equal(tr.request_number, number);
+      }
     });
   });
 }
