@@ -1,6 +1,6 @@
+import { containerNumber } from '../src/util/iso6346.ts';
 import { type ContainerInfo, EventBuilder, type SimEvent } from './events.ts';
 import { hashInt, pick } from './hash.ts';
-import { containerNumber } from './iso6346.ts';
 import { emitTimeline, type LegSpec, planRoute, type RouteSpec, type Timeline } from './itinerary.ts';
 import { BARGES, facility, MAINLINE_VESSELS, type Place, terminal } from './places.ts';
 import { DAY, HOUR } from './time.ts';

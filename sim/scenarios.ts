@@ -1,5 +1,5 @@
+import { checkDigit, isValidContainerNumber } from '../src/util/iso6346.ts';
 import type { ContainerInfo, DcsaEvent, SimEvent } from './events.ts';
-import { checkDigit, isValidContainerNumber } from './iso6346.ts';
 import { buildJourney, type JourneyKind } from './journeys.ts';
 import { matchesReference, type ReferenceKind } from './match.ts';
 
