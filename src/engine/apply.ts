@@ -68,7 +68,9 @@ export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: Sna
       engine_fingerprint: input.fingerprint,
       lease_owner: null,
       lease_expires_at: null,
-      updated_at: sql<Date>`now()`,
+      // updated_at moves only with the shipment's data: a refresh that found nothing new leaves
+      // it (and, through migrations/0021, the account's cached responses) alone.
+      ...(plan.changed || input.initial ? { updated_at: sql<Date>`now()` } : {}),
     })
     .where('id', '=', input.shipmentId)
     .execute();
