@@ -30,7 +30,7 @@ import {
   RAIL_UNLOADED,
   waterEventName,
 } from './event-mapping.ts';
-import { cmp, type Ev, voyageFor } from './prepare.ts';
+import { cmp, type Ev, newer, voyageFor } from './prepare.ts';
 import { endpointRole, type Route } from './roles.ts';
 import { attach, byTime, inlandDestination } from './route-position.ts';
 import type {
@@ -211,8 +211,12 @@ export function deriveContainer(
 
   const podEnd = mainLast?.disc ? all[mainLast.disc.idx]! : null;
   const loadEnd = mainLast?.load ? all[mainLast.load.idx]! : null;
+  // The terminal of the POD call: the actual arrival's, else the newest-published plan or estimate
+  // (a reassignment is a new estimate at the same port with another facility code).
   const podArrival = mainLast
-    ? transport.find((t) => t.p.code === 'ARRI' && attach(t, all, route)?.leg === mainLast && terminalOf(t))
+    ? transport
+        .filter((t) => t.p.code === 'ARRI' && terminalOf(t) && attach(t, all, route)?.leg === mainLast)
+        .reduce<Ev | undefined>((b, t) => (!b || preferredArrival(t, b) ? t : b), undefined)
     : undefined;
   const shipment: NormalizedShipment = {
     bill_of_lading_number: null, // the normalizer's, from every event (normalize.ts)
@@ -220,7 +224,10 @@ export function deriveContainer(
     port_of_discharge_locode: pod,
     destination_locode: destination,
     transshipment_locodes: route.transshipmentLocodes,
-    pod_terminal: (podEnd && terminalOf(podEnd)) ?? (podArrival ? terminalOf(podArrival) : null),
+    pod_terminal:
+      (podEnd?.p.certainty === 'actual' ? terminalOf(podEnd) : null) ??
+      (podArrival ? terminalOf(podArrival) : null) ??
+      (podEnd ? terminalOf(podEnd) : null),
     pod_vessel: vesselRef(podEnd?.tc ?? null) ?? vesselRef(loadEnd?.tc ?? null),
     pod_voyage_number: podEnd ? voyageFor('DISC', podEnd.tc) : loadEnd ? voyageFor('LOAD', loadEnd.tc) : null,
     pol_etd_at: estimateFor(EST_DEPARTED),
@@ -231,4 +238,12 @@ export function deriveContainer(
     destination_ata_at: indAta,
   };
   return { container, route, shipment };
+}
+
+/** a is the better source of the POD terminal than b: actual first, then the newest published. */
+function preferredArrival(a: Ev, b: Ev): boolean {
+  const actA = a.p.certainty === 'actual';
+  const actB = b.p.certainty === 'actual';
+  if (actA !== actB) return actA;
+  return newer(a, b);
 }

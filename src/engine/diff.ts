@@ -146,6 +146,7 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
   const transportEvents: Array<DomainEventPlan & { at: string | null }> = [];
   const containerNumbers = next.containers.map((c) => c.number);
   let anyInvalidated = false;
+  const terminalChanges: DomainEventPlan[] = [];
   const podChanged =
     next.shipment.port_of_discharge_locode !== null &&
     !sameValue(stored.shipment.port_of_discharge_locode, next.shipment.port_of_discharge_locode);
@@ -202,6 +203,16 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     }
     if (Object.keys(changes).length)
       plan.containerUpdates.push({ id: old.id, number: c.number, changes, changeset });
+    // A known POD terminal replaced by another (the carrier re-planned the call): announced.
+    const [wasTerminal, nowTerminal] = changeset.pod_terminal_id ?? [null, null];
+    if (!initial && wasTerminal && nowTerminal) {
+      terminalChanges.push({
+        event: 'container.pod_terminal_changed',
+        container_number: c.number,
+        reference: { kind: 'container_event' },
+        changeset: { pod_terminal_id: [wasTerminal, nowTerminal] },
+      });
+    }
 
     const oldEvents = new Map(old.events.map((e) => [e.key, e]));
     for (const e of c.events) {
@@ -235,6 +246,7 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     (a, b) => (a.at ?? '\uffff').localeCompare(b.at ?? '\uffff') || a.event.localeCompare(b.event),
   );
   plan.domainEvents.push(...transportEvents.map(({ at: _at, ...d }) => d));
+  plan.domainEvents.push(...terminalChanges);
 
   if (!initial) {
     const estimate = (event: string, field: 'pod_eta_at' | 'pol_etd_at', location: string | null) => {

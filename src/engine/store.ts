@@ -261,8 +261,7 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
       case 'container_event':
         return {
           ...base,
-          reference_type:
-            d.event === 'container.created' ? 'container_created_event' : 'container_updated_event',
+          reference_type: CONTAINER_EVENT_TYPES[d.event] ?? 'container_updated_event',
           changeset: d.changeset ?? null,
         };
       default:
@@ -272,6 +271,13 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
   await recordDomainEvents(tx, domainEvents);
   return domainEvents;
 }
+
+/** The resource type each container-level domain event refers to (the reference's names). */
+const CONTAINER_EVENT_TYPES: Record<string, string> = {
+  'container.created': 'container_created_event',
+  'container.updated': 'container_updated_event',
+  'container.pod_terminal_changed': 'container_pod_terminal_changed_event',
+};
 
 function containerColumns(f: Partial<ContainerFacts>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
