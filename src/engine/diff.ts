@@ -45,6 +45,11 @@ export const ACTUAL_CONTAINER_FIELDS: ReadonlySet<string> = new Set([
   'ind_ata_at',
   'ind_rail_unloaded_at',
   'final_destination_full_out_at',
+  'empty_out_at',
+  'pol_full_in_at',
+  'pol_vessel_loaded_at',
+  'pol_vessel_departed_at',
+  'delivered_at',
 ]);
 const ACTUAL_SHIPMENT_FIELDS: ReadonlySet<string> = new Set([
   'pol_atd_at',

@@ -31,6 +31,11 @@ export const CONTAINER_FIELDS = [
   'ind_ata_at',
   'ind_rail_unloaded_at',
   'final_destination_full_out_at',
+  'empty_out_at',
+  'pol_full_in_at',
+  'pol_vessel_loaded_at',
+  'pol_vessel_departed_at',
+  'delivered_at',
   'current_status',
 ] as const;
 export type ContainerField = (typeof CONTAINER_FIELDS)[number];
@@ -105,6 +110,11 @@ export function snapshotFacts(
       ind_ata_at: c.ind_ata_at,
       ind_rail_unloaded_at: c.ind_rail_unloaded_at,
       final_destination_full_out_at: c.final_destination_full_out_at,
+      empty_out_at: c.empty_out_at,
+      pol_full_in_at: c.pol_full_in_at,
+      pol_vessel_loaded_at: c.pol_vessel_loaded_at,
+      pol_vessel_departed_at: c.pol_vessel_departed_at,
+      delivered_at: c.delivered_at,
       current_status: c.current_status,
     } satisfies ContainerFacts,
     events: c.transport_events.map((e) => eventFacts(e, resolve)),

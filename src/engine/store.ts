@@ -26,7 +26,7 @@ const CONTAINER_TIME_FIELDS = CONTAINER_FIELDS.filter((f): f is Extract<Containe
 export async function loadStoredState(
   tx: Kysely<DB>,
   shipmentId: string,
-): Promise<StoredState & { pod_original_eta_at: string | null; last_changed_at: Date | null }> {
+): Promise<StoredState & OriginalEstimates & { last_changed_at: Date | null }> {
   const s = await tx
     .selectFrom('shipments')
     .leftJoin('vessels', 'vessels.id', 'shipments.pod_vessel_id')
@@ -67,6 +67,8 @@ export async function loadStoredState(
   return {
     shipment,
     pod_original_eta_at: iso(s.pod_original_eta_at),
+    pol_original_etd_at: iso(s.pol_original_etd_at),
+    destination_original_eta_at: iso(s.destination_original_eta_at),
     last_changed_at: s.last_changed_at,
     containers: containers.map((c) => {
       const facts = {
@@ -104,11 +106,20 @@ export async function loadStoredState(
   };
 }
 
+/** The first estimates the line gave, kept for good (shipments.*_original_*). */
+export interface OriginalEstimates {
+  pod_original_eta_at: string | null;
+  pol_original_etd_at: string | null;
+  destination_original_eta_at: string | null;
+}
+
 export interface ApplyContext {
   accountId: string;
   shipmentId: string;
   trackingRequestId: string | null;
   podOriginalEtaAt: string | null;
+  polOriginalEtdAt?: string | null;
+  destinationOriginalEtaAt?: string | null;
   /** Ids of the shipment's stored containers by number, when the caller has them (else read). */
   containerIds?: ReadonlyMap<string, string>;
 }
@@ -132,6 +143,10 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
   // The first arrival estimate the line gave is kept for good.
   if (plan.shipment.pod_eta_at && !ctx.podOriginalEtaAt)
     shipmentPatch.pod_original_eta_at = plan.shipment.pod_eta_at;
+  if (plan.shipment.pol_etd_at && !ctx.polOriginalEtdAt)
+    shipmentPatch.pol_original_etd_at = plan.shipment.pol_etd_at;
+  if (plan.shipment.destination_eta_at && !ctx.destinationOriginalEtaAt)
+    shipmentPatch.destination_original_eta_at = plan.shipment.destination_eta_at;
   if (Object.keys(shipmentPatch).length) {
     await tx.updateTable('shipments').set(shipmentPatch).where('id', '=', ctx.shipmentId).execute();
   }

@@ -105,6 +105,13 @@ export interface NormalizedContainer {
   ind_ata_at: string | null;
   ind_rail_unloaded_at: string | null;
   final_destination_full_out_at: string | null;
+  /** Export side: empty picked up, full gated in at the POL, loaded on and departed with the first mainline vessel. */
+  empty_out_at: string | null;
+  pol_full_in_at: string | null;
+  pol_vessel_loaded_at: string | null;
+  pol_vessel_departed_at: string | null;
+  /** Delivered to the consignee (carrier haulage: DROP at the customer's location). */
+  delivered_at: string | null;
   current_status: ContainerStatus;
   /** Actual events, ordered by (timestamp, key) so the order is deterministic. */
   transport_events: NormalizedTransportEvent[];
