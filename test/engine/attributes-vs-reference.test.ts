@@ -1,6 +1,6 @@
 // Every attribute and relationship of the reference's shipment, container and transport_event
-// schemas (../shared/reference/openapi.json, vendored as test/fixtures when the shared copy is
-// absent) is served by ours; the extras are the documented ones.
+// schemas (../shared/reference/openapi.json; skipped where that copy is absent) is served by ours;
+// the extras are the documented ones.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
