@@ -178,13 +178,15 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
       continue;
     }
     // Recompute, then diff (CARRIER-NOTES §5.7): a stored event the journey, read again from all
-    // the carrier's data, no longer contains was a wrong reading. An answer with no events for the
-    // box invalidates nothing (a carrier that stops reporting is not a correction).
+    // the carrier's data, reads differently now (another event at the same place) was a wrong
+    // reading. An event simply missing from the answer is kept: a carrier that stops reporting
+    // old events (or the box) is not a correction.
     const nextKeys = new Set(c.events.map((e) => e.key));
+    const nextPlaces = new Set(c.events.map((e) => e.location_locode));
     let invalidated = false;
     if (c.events.length > 0) {
       for (const prev of old.events) {
-        if (nextKeys.has(prev.key) || prev.invalidated_at) continue;
+        if (nextKeys.has(prev.key) || prev.invalidated_at || !nextPlaces.has(prev.location_locode)) continue;
         plan.eventInvalidations.push({
           id: prev.id,
           container_number: c.number,
