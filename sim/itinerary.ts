@@ -33,6 +33,8 @@ export interface RouteSpec {
   rolledFrom?: LegSpec[];
   /** The transport plan (PLN/EST) is published when the container is picked up, not at booking. */
   planAtPickup?: boolean;
+  /** Carrier haulage: after the full out, the box is dropped (DROP LADEN) at this customer location. */
+  deliverTo?: Place;
 }
 
 interface Estimate {
@@ -55,7 +57,7 @@ interface TransportStep {
 
 interface EquipmentStep {
   kind: 'equipment';
-  code: 'GTOT' | 'GTIN' | 'LOAD' | 'DISC';
+  code: 'GTOT' | 'GTIN' | 'LOAD' | 'DISC' | 'DROP';
   empty: 'EMPTY' | 'LADEN';
   call: Call;
   atMs: number;
@@ -111,6 +113,19 @@ export function planRoute(route: RouteSpec, seed: string, containerCount: number
   const last = route.legs[route.legs.length - 1]!;
   const fullOut = sailed.readyMs + 2 * DAY + jitter('fullout', 8);
   steps.push(gate('GTOT', 'LADEN', truck(seed, 'full-out', last.to), fullOut, 5 * HOUR, last.to));
+  if (route.deliverTo) {
+    const drop = fullOut + 6 * HOUR + jitter('drop', 3);
+    const place = route.deliverTo;
+    steps.push({
+      kind: 'equipment',
+      code: 'DROP',
+      empty: 'LADEN',
+      call: truck(seed, 'delivery', place),
+      atMs: drop,
+      gapMs: 5 * HOUR,
+      eventLocation: place,
+    });
+  }
   const emptyIn = fullOut + 3 * DAY + jitter('emptyin', 8);
   steps.push(
     gate('GTIN', 'EMPTY', truck(seed, 'empty-in', route.returnDepot), emptyIn, 7 * HOUR, route.returnDepot),

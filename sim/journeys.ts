@@ -20,6 +20,7 @@ export type JourneyKind =
   | 'cancelled'
   | 'flaky'
   | 'booking'
+  | 'haulage'
   | 'demo';
 
 export interface JourneyContext {
@@ -105,6 +106,11 @@ function asiaEurope(ctx: JourneyContext): RouteSpec {
 
 const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) => RouteSpec> = {
   direct: asiaEurope,
+  // Carrier haulage: the line trucks the box to the consignee (DROP at a customer location, CLOC).
+  haulage: (ctx) => ({
+    ...asiaEurope(ctx),
+    deliverTo: facility('DEHAM', 'CLOC', 'Consignee warehouse, Hamburg-Billbrook'),
+  }),
   late: asiaEurope,
   flaky: asiaEurope,
   transshipment: (ctx) => {

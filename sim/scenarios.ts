@@ -152,6 +152,15 @@ const SCENARIOS: ScenarioDef[] = [
     examples: { bill_of_lading: 'SIMFLAKY0001', booking_number: 'BKGFLAKY0001', container: 'SIMU9000003' },
   },
   {
+    pattern: 'SIMHAUL',
+    journey: 'haulage',
+    containers: 1,
+    numberTypes: DOCS,
+    summary:
+      'Direct CNNBO -> DEHAM with carrier haulage: after the full out the box is delivered (DROP) at the consignee',
+    examples: { bill_of_lading: 'SIMHAUL0001', booking_number: 'BKGHAUL0001' },
+  },
+  {
     pattern: 'SIMBKG',
     journey: 'booking',
     containers: 2,

@@ -33,6 +33,7 @@ const JOURNEYS: Array<{ type: NumberType; number: string; pod: string; ts: strin
   { type: 'bill_of_lading', number: 'SIMBL3C0001', pod: 'DEHAM', ts: [] },
   { type: 'bill_of_lading', number: 'SIMRAIL0001', pod: 'USLAX', ts: [] },
   { type: 'bill_of_lading', number: 'SIMFDR0001', pod: 'NLRTM', ts: [] },
+  { type: 'bill_of_lading', number: 'SIMHAUL0001', pod: 'DEHAM', ts: [] },
 ];
 
 describe('transshipment journey read day by day (SIMTS)', () => {

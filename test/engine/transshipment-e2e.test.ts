@@ -225,5 +225,21 @@ for (const engine of ENGINES) {
         assert.equal(tr.request_number, number);
       }
     });
+
+    test('carrier haulage (SIMHAUL): the drop at the consignee is delivered, with delivered_at', async () => {
+      day = 30;
+      const id = await track('SIMHAUL0001');
+      assert.equal((await containerRow(id)).delivered_at, null);
+      await refreshAt(36.5, id);
+      const c = await containerRow(id);
+      assert.ok(c.delivered_at, 'delivered_at is set');
+      assert.equal(c.current_status, 'delivered');
+      assert.ok(c.pod_full_out_at && c.pod_full_out_at < c.delivered_at);
+      const names = await announced(id);
+      assert.ok(names.includes('container.transport.delivered'), names.join(', '));
+      assert.ok(
+        names.indexOf('container.transport.full_out') < names.indexOf('container.transport.delivered'),
+      );
+    });
   });
 }
