@@ -74,4 +74,18 @@ describe('invalidation', () => {
     assert.ok(!('pod_ata_at' in plan.shipment));
     for (const c of plan.containerUpdates) assert.ok(!('pod_arrived_at' in c.changes));
   });
+
+  it('an arrival at the berth (BRTH) is another event than the arrival in port, not its correction', () => {
+    const inPort = transport('ARRI', call('SGSIN', { ...v1, facilityType: 'POTE' }), {
+      at: '2024-05-09T06:00:00+08:00',
+    });
+    const atBerth = transport('ARRI', call('SGSIN', { ...v1, facilityType: 'BRTH' }), {
+      at: '2024-05-09T09:00:00+08:00',
+    });
+    const facts = factsOf([load, depart, inPort, atBerth, disc]);
+    const names = facts.containers[0]!.events.map((e) => e.event.replace('container.transport.', ''));
+    assert.ok(names.includes('vessel_arrived'), names.join(','));
+    assert.ok(names.includes('vessel_berthed'), names.join(','));
+    assert.equal(facts.shipment.pod_ata_at, '2024-05-08T22:00:00.000Z');
+  });
 });
