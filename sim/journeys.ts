@@ -21,6 +21,7 @@ export type JourneyKind =
   | 'flaky'
   | 'booking'
   | 'haulage'
+  | 'reassign'
   | 'demo';
 
 export interface JourneyContext {
@@ -111,6 +112,8 @@ const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) =>
     ...asiaEurope(ctx),
     deliverTo: facility('DEHAM', 'CLOC', 'Consignee warehouse, Hamburg-Billbrook'),
   }),
+  // The POD terminal is reassigned from CTA to Burchardkai a week before arrival.
+  reassign: (ctx) => ({ ...asiaEurope(ctx), reassignPodTo: terminal('DEHAM', 'CTB') }),
   late: asiaEurope,
   flaky: asiaEurope,
   transshipment: (ctx) => {

@@ -161,6 +161,15 @@ const SCENARIOS: ScenarioDef[] = [
     examples: { bill_of_lading: 'SIMHAUL0001', booking_number: 'BKGHAUL0001' },
   },
   {
+    pattern: 'SIMTERM',
+    journey: 'reassign',
+    containers: 1,
+    numberTypes: DOCS,
+    summary:
+      'Direct CNNBO -> DEHAM; a week before arrival the POD call moves from CTA to CTB (terminal reassigned)',
+    examples: { bill_of_lading: 'SIMTERM0001', booking_number: 'BKGTERM0001' },
+  },
+  {
     pattern: 'SIMBKG',
     journey: 'booking',
     containers: 2,

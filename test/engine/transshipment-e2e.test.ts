@@ -241,5 +241,33 @@ for (const engine of ENGINES) {
         names.indexOf('container.transport.full_out') < names.indexOf('container.transport.delivered'),
       );
     });
+
+    test('POD terminal reassigned (SIMTERM): the new terminal replaces the old, announced once', async () => {
+      day = 20;
+      const id = await track('SIMTERM0001');
+      const before = await shipmentRow(id);
+      assert.ok(before.pod_terminal_id, 'CTA from the plan');
+      assert.equal((await containerRow(id)).pod_terminal_id, before.pod_terminal_id);
+      await refreshAt(28, id);
+      const after = await shipmentRow(id);
+      assert.ok(after.pod_terminal_id);
+      assert.notEqual(after.pod_terminal_id, before.pod_terminal_id);
+      assert.equal((await containerRow(id)).pod_terminal_id, after.pod_terminal_id);
+      const changes = await t.database.db
+        .selectFrom('domain_events')
+        .select(['event', 'reference_type', 'changeset'])
+        .where('shipment_id', '=', id)
+        .where('event', '=', 'container.pod_terminal_changed')
+        .execute();
+      assert.equal(changes.length, 1);
+      assert.equal(changes[0]!.reference_type, 'container_pod_terminal_changed_event');
+      assert.deepEqual(changes[0]!.changeset, {
+        pod_terminal_id: [before.pod_terminal_id, after.pod_terminal_id],
+      });
+      // Arrival at the new terminal changes nothing more about it.
+      await refreshAt(35, id);
+      assert.equal((await shipmentRow(id)).pod_terminal_id, after.pod_terminal_id);
+      assert.equal((await announced(id)).filter((e) => e === 'container.pod_terminal_changed').length, 1);
+    });
   });
 }
