@@ -33,6 +33,13 @@ export interface RouteSpec {
   rolledFrom?: LegSpec[];
   /** The transport plan (PLN/EST) is published when the container is picked up, not at booking. */
   planAtPickup?: boolean;
+  /**
+   * POD terminal reassigned: a week before the arrival the line publishes the POD call at this
+   * other terminal of the same port (new PLN/EST), and the vessel arrives and discharges there.
+   */
+  reassignPodTo?: Place;
+  /** Carrier haulage: after the full out, the box is dropped (DROP LADEN) at this customer location. */
+  deliverTo?: Place;
 }
 
 interface Estimate {
@@ -55,7 +62,7 @@ interface TransportStep {
 
 interface EquipmentStep {
   kind: 'equipment';
-  code: 'GTOT' | 'GTIN' | 'LOAD' | 'DISC';
+  code: 'GTOT' | 'GTIN' | 'LOAD' | 'DISC' | 'DROP';
   empty: 'EMPTY' | 'LADEN';
   call: Call;
   atMs: number;
@@ -105,12 +112,26 @@ export function planRoute(route: RouteSpec, seed: string, containerCount: number
   }
   const remark = route.rolledFrom ? 'Cargo rolled to a later sailing; port of discharge changed' : undefined;
   const sailed = sail(route.legs, gateIn, seed, 'leg', planAt, true, remark);
+  if (route.reassignPodTo) reassignPod(sailed.steps, route.reassignPodTo);
   steps.push(...sailed.steps);
   steps.push({ kind: 'shipment', code: 'ISSU', docType: 'TRD', atMs: sailed.firstDepartMs + 20 * HOUR });
 
   const last = route.legs[route.legs.length - 1]!;
   const fullOut = sailed.readyMs + 2 * DAY + jitter('fullout', 8);
   steps.push(gate('GTOT', 'LADEN', truck(seed, 'full-out', last.to), fullOut, 5 * HOUR, last.to));
+  if (route.deliverTo) {
+    const drop = fullOut + 6 * HOUR + jitter('drop', 3);
+    const place = route.deliverTo;
+    steps.push({
+      kind: 'equipment',
+      code: 'DROP',
+      empty: 'LADEN',
+      call: truck(seed, 'delivery', place),
+      atMs: drop,
+      gapMs: 5 * HOUR,
+      eventLocation: place,
+    });
+  }
   const emptyIn = fullOut + 3 * DAY + jitter('emptyin', 8);
   steps.push(
     gate('GTIN', 'EMPTY', truck(seed, 'empty-in', route.returnDepot), emptyIn, 7 * HOUR, route.returnDepot),
@@ -181,6 +202,25 @@ function sail(
     ready = disc;
   });
   return { steps, firstDepartMs: firstDepart, readyMs: ready };
+}
+
+/** The POD call moves to another terminal a week before arrival (RouteSpec.reassignPodTo). */
+function reassignPod(steps: Step[], to: Place): void {
+  const i = steps.findLastIndex((s) => s.kind === 'transport' && s.code === 'ARRI');
+  const arrival = steps[i] as TransportStep | undefined;
+  if (!arrival) return;
+  const at = arrival.atMs - 7 * DAY;
+  const call: Call = { ...arrival.call, place: to };
+  const moved: TransportStep = {
+    ...arrival,
+    call,
+    plan: { createdMs: at, atMs: arrival.plan.atMs },
+    estimates: [{ createdMs: at, atMs: arrival.atMs }],
+  };
+  // The old terminal's call: what was published before the reassignment, and it never happens.
+  steps[i] = { ...arrival, estimates: arrival.estimates.filter((e) => e.createdMs < at), happens: false };
+  steps.splice(i + 1, 0, moved);
+  for (const s of steps.slice(i + 2)) if (s.kind === 'equipment' && s.code === 'DISC') s.call = call;
 }
 
 // A delayed arrival is re-estimated several times while the vessel is at sea, each a new EST.

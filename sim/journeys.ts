@@ -1,6 +1,6 @@
+import { containerNumber } from '../src/util/iso6346.ts';
 import { type ContainerInfo, EventBuilder, type SimEvent } from './events.ts';
 import { hashInt, pick } from './hash.ts';
-import { containerNumber } from './iso6346.ts';
 import { emitTimeline, type LegSpec, planRoute, type RouteSpec, type Timeline } from './itinerary.ts';
 import { BARGES, facility, MAINLINE_VESSELS, type Place, terminal } from './places.ts';
 import { DAY, HOUR } from './time.ts';
@@ -20,6 +20,8 @@ export type JourneyKind =
   | 'cancelled'
   | 'flaky'
   | 'booking'
+  | 'haulage'
+  | 'reassign'
   | 'demo';
 
 export interface JourneyContext {
@@ -105,6 +107,13 @@ function asiaEurope(ctx: JourneyContext): RouteSpec {
 
 const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) => RouteSpec> = {
   direct: asiaEurope,
+  // Carrier haulage: the line trucks the box to the consignee (DROP at a customer location, CLOC).
+  haulage: (ctx) => ({
+    ...asiaEurope(ctx),
+    deliverTo: facility('DEHAM', 'CLOC', 'Consignee warehouse, Hamburg-Billbrook'),
+  }),
+  // The POD terminal is reassigned from CTA to Burchardkai a week before arrival.
+  reassign: (ctx) => ({ ...asiaEurope(ctx), reassignPodTo: terminal('DEHAM', 'CTB') }),
   late: asiaEurope,
   flaky: asiaEurope,
   transshipment: (ctx) => {

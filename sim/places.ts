@@ -3,7 +3,7 @@ import { portByLocode, terminalBySmdg, zoneOfLocode } from '../src/reference/dat
 // Real ports and SMDG terminals from the shipped reference data, so simulated records resolve to
 // real locations; depots and rail ramps have no SMDG code, so they carry a name only.
 
-export type FacilityType = 'POTE' | 'DEPO' | 'RAMP' | 'INTE';
+export type FacilityType = 'POTE' | 'DEPO' | 'RAMP' | 'INTE' | 'CLOC';
 
 export interface Place {
   locode: string;

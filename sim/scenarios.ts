@@ -1,5 +1,5 @@
+import { checkDigit, isValidContainerNumber } from '../src/util/iso6346.ts';
 import type { ContainerInfo, DcsaEvent, SimEvent } from './events.ts';
-import { checkDigit, isValidContainerNumber } from './iso6346.ts';
 import { buildJourney, type JourneyKind } from './journeys.ts';
 import { matchesReference, type ReferenceKind } from './match.ts';
 
@@ -150,6 +150,24 @@ const SCENARIOS: ScenarioDef[] = [
     summary:
       'Direct journey behind a flaky API: by request count, hang, 503, 429 + Retry-After, malformed JSON, 500, then 3 answers, repeating',
     examples: { bill_of_lading: 'SIMFLAKY0001', booking_number: 'BKGFLAKY0001', container: 'SIMU9000003' },
+  },
+  {
+    pattern: 'SIMHAUL',
+    journey: 'haulage',
+    containers: 1,
+    numberTypes: DOCS,
+    summary:
+      'Direct CNNBO -> DEHAM with carrier haulage: after the full out the box is delivered (DROP) at the consignee',
+    examples: { bill_of_lading: 'SIMHAUL0001', booking_number: 'BKGHAUL0001' },
+  },
+  {
+    pattern: 'SIMTERM',
+    journey: 'reassign',
+    containers: 1,
+    numberTypes: DOCS,
+    summary:
+      'Direct CNNBO -> DEHAM; a week before arrival the POD call moves from CTA to CTB (terminal reassigned)',
+    examples: { bill_of_lading: 'SIMTERM0001', booking_number: 'BKGTERM0001' },
   },
   {
     pattern: 'SIMBKG',

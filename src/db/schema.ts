@@ -87,6 +87,10 @@ export interface ShipmentsTable {
   pod_eta_at: TsNull;
   pod_original_eta_at: TsNull;
   pod_ata_at: TsNull;
+  /** First departure estimate the line gave (migrations/0020). */
+  pol_original_etd_at: TsNull;
+  /** First inland-destination estimate the line gave (migrations/0020). */
+  destination_original_eta_at: TsNull;
   destination_eta_at: TsNull;
   destination_ata_at: TsNull;
   line_tracking_last_attempted_at: TsNull;
@@ -127,6 +131,11 @@ export interface ContainersTable {
   ind_ata_at: TsNull;
   ind_rail_unloaded_at: TsNull;
   final_destination_full_out_at: TsNull;
+  empty_out_at: TsNull;
+  pol_full_in_at: TsNull;
+  pol_vessel_loaded_at: TsNull;
+  pol_vessel_departed_at: TsNull;
+  delivered_at: TsNull;
   current_status: Defaulted<string>;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
@@ -147,6 +156,8 @@ export interface TransportEventsTable {
   vessel_id: string | null;
   voyage_number: string | null;
   data_source: string;
+  /** Set when later data showed this reading was wrong (migrations/0020): kept, not counted. */
+  invalidated_at: TsNull;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
 }

@@ -39,7 +39,13 @@ export interface SnapshotInput {
 /** Diff, write, schedule the next refresh, and stop when the journey is over. */
 export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: SnapshotInput): Promise<void> {
   const stored = input.initial
-    ? { ...EMPTY_STATE, pod_original_eta_at: null, last_changed_at: null }
+    ? {
+        ...EMPTY_STATE,
+        pod_original_eta_at: null,
+        pol_original_etd_at: null,
+        destination_original_eta_at: null,
+        last_changed_at: null,
+      }
     : await loadStoredState(tx, input.shipmentId);
   const plan = diff(stored, snapshotFacts(input.snapshot, resolve), input.initial);
   await applyPlan(
@@ -49,6 +55,8 @@ export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: Sna
       shipmentId: input.shipmentId,
       trackingRequestId: input.trackingRequestId,
       podOriginalEtaAt: stored.pod_original_eta_at,
+      polOriginalEtdAt: stored.pol_original_etd_at,
+      destinationOriginalEtaAt: stored.destination_original_eta_at,
       containerIds: new Map(stored.containers.map((c) => [c.number, c.id])),
     },
     plan,
@@ -68,7 +76,9 @@ export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: Sna
       engine_fingerprint: input.fingerprint,
       lease_owner: null,
       lease_expires_at: null,
-      updated_at: sql<Date>`now()`,
+      // updated_at moves only with the shipment's data: a refresh that found nothing new leaves
+      // it (and, through migrations/0021, the account's cached responses) alone.
+      ...(plan.changed || input.initial ? { updated_at: sql<Date>`now()` } : {}),
     })
     .where('id', '=', input.shipmentId)
     .execute();

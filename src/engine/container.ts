@@ -30,7 +30,7 @@ import {
   RAIL_UNLOADED,
   waterEventName,
 } from './event-mapping.ts';
-import { cmp, type Ev, voyageFor } from './prepare.ts';
+import { cmp, type Ev, newer, voyageFor } from './prepare.ts';
 import { endpointRole, type Route } from './roles.ts';
 import { attach, byTime, inlandDestination } from './route-position.ts';
 import type {
@@ -204,6 +204,11 @@ export function deriveContainer(
     ind_ata_at: indAta,
     ind_rail_unloaded_at: last(RAIL_UNLOADED, (e) => destination === null || atDest(e)),
     final_destination_full_out_at: destination ? first(`${P}full_out`, atDest) : null,
+    empty_out_at: first(`${P}empty_out`),
+    pol_full_in_at: first(`${P}full_in`),
+    pol_vessel_loaded_at: first(`${P}vessel_loaded`),
+    pol_vessel_departed_at: first(`${P}vessel_departed`),
+    delivered_at: first(`${P}delivered`),
     current_status: currentStatus(events, destination),
     transport_events: events,
     estimated_events: estimated,
@@ -211,15 +216,23 @@ export function deriveContainer(
 
   const podEnd = mainLast?.disc ? all[mainLast.disc.idx]! : null;
   const loadEnd = mainLast?.load ? all[mainLast.load.idx]! : null;
+  // The terminal of the POD call: the actual arrival's, else the newest-published plan or estimate
+  // (a reassignment is a new estimate at the same port with another facility code).
   const podArrival = mainLast
-    ? transport.find((t) => t.p.code === 'ARRI' && attach(t, all, route)?.leg === mainLast && terminalOf(t))
+    ? transport
+        .filter((t) => t.p.code === 'ARRI' && terminalOf(t) && attach(t, all, route)?.leg === mainLast)
+        .reduce<Ev | undefined>((b, t) => (!b || preferredArrival(t, b) ? t : b), undefined)
     : undefined;
   const shipment: NormalizedShipment = {
+    bill_of_lading_number: null, // the normalizer's, from every event (normalize.ts)
     port_of_lading_locode: route.polLocode,
     port_of_discharge_locode: pod,
     destination_locode: destination,
     transshipment_locodes: route.transshipmentLocodes,
-    pod_terminal: (podEnd && terminalOf(podEnd)) ?? (podArrival ? terminalOf(podArrival) : null),
+    pod_terminal:
+      (podEnd?.p.certainty === 'actual' ? terminalOf(podEnd) : null) ??
+      (podArrival ? terminalOf(podArrival) : null) ??
+      (podEnd ? terminalOf(podEnd) : null),
     pod_vessel: vesselRef(podEnd?.tc ?? null) ?? vesselRef(loadEnd?.tc ?? null),
     pod_voyage_number: podEnd ? voyageFor('DISC', podEnd.tc) : loadEnd ? voyageFor('LOAD', loadEnd.tc) : null,
     pol_etd_at: estimateFor(EST_DEPARTED),
@@ -230,4 +243,12 @@ export function deriveContainer(
     destination_ata_at: indAta,
   };
   return { container, route, shipment };
+}
+
+/** a is the better source of the POD terminal than b: actual first, then the newest published. */
+function preferredArrival(a: Ev, b: Ev): boolean {
+  const actA = a.p.certainty === 'actual';
+  const actB = b.p.certainty === 'actual';
+  if (actA !== actB) return actA;
+  return newer(a, b);
 }

@@ -1,63 +1,61 @@
-import type {
-  ContainerStatus,
-  NormalizedContainer,
-  NormalizedShipment,
-  NormalizedSnapshot,
-  NormalizedTransportEvent,
-  VesselRef,
-} from './types.ts';
+import {
+  CONTAINER_FIELDS,
+  type ContainerFacts,
+  type EventFacts,
+  type ShipmentFacts,
+  type snapshotFacts,
+} from './facts.ts';
+import type { VesselRef } from './types.ts';
+
+export {
+  CONTAINER_FIELDS,
+  type ContainerFacts,
+  type ContainerField,
+  type EventFacts,
+  type Resolve,
+  type ShipmentFacts,
+  snapshotFacts,
+} from './facts.ts';
 
 // Change detection, pure: the stored state and a new normalized snapshot in, the writes and the
 // domain events out. Identical inputs produce an empty plan, so re-reading unchanged carrier
 // data records nothing. Terminals arrive already resolved to ids (reference data); vessels are
 // compared by IMO, else by name.
 
-/** The shipment's normalized fields, with the POD terminal resolved to its id. */
-export type ShipmentFacts = Omit<NormalizedShipment, 'pod_terminal'> & { pod_terminal_id: string | null };
+export interface StoredContainer {
+  id: string;
+  number: string;
+  facts: ContainerFacts;
+  /** Every stored event, including invalidated ones (invalidated_at set). */
+  events: Array<EventFacts & { id: string; invalidated_at?: string | null }>;
+}
 
-export const CONTAINER_FIELDS = [
-  'equipment_type',
-  'equipment_length',
-  'equipment_height',
-  'iso_equipment_code',
-  'seal_number',
-  'pod_terminal_id',
+/**
+ * Milestones read from actual events. When a recomputation invalidates stored events (a port first
+ * taken for the POD turns out to be a transshipment), these follow the recomputed value, null
+ * included; otherwise a value the carrier stops reporting is kept (see diff()).
+ */
+export const ACTUAL_CONTAINER_FIELDS: ReadonlySet<string> = new Set([
   'pod_arrived_at',
   'pod_discharged_at',
   'pod_full_out_at',
   'empty_terminated_at',
   'pod_rail_loaded_at',
   'pod_rail_departed_at',
-  'ind_eta_at',
   'ind_ata_at',
   'ind_rail_unloaded_at',
   'final_destination_full_out_at',
-  'current_status',
-] as const;
-export type ContainerField = (typeof CONTAINER_FIELDS)[number];
-export type ContainerFacts = { [K in ContainerField]: string | number | null } & {
-  current_status: ContainerStatus | string;
-};
-
-export interface EventFacts {
-  key: string;
-  event: string;
-  timestamp: string | null;
-  timestamp_inferred_zone: boolean;
-  timezone: string | null;
-  location_locode: string | null;
-  terminal_id: string | null;
-  vessel: VesselRef | null;
-  voyage_number: string | null;
-  data_source: string;
-}
-
-export interface StoredContainer {
-  id: string;
-  number: string;
-  facts: ContainerFacts;
-  events: Array<EventFacts & { id: string }>;
-}
+  'empty_out_at',
+  'pol_full_in_at',
+  'pol_vessel_loaded_at',
+  'pol_vessel_departed_at',
+  'delivered_at',
+]);
+const ACTUAL_SHIPMENT_FIELDS: ReadonlySet<string> = new Set([
+  'pol_atd_at',
+  'pod_ata_at',
+  'destination_ata_at',
+]);
 
 export interface StoredState {
   shipment: ShipmentFacts;
@@ -99,91 +97,14 @@ export interface Plan {
     changeset: Record<string, Change>;
   }>;
   newEvents: Array<{ container_number: string; event: EventFacts }>;
+  /** Stored events (and, for new ones, their containers) whose update also re-validates them. */
   eventUpdates: Array<{ id: string; container_number: string; event: EventFacts }>;
+  /** Stored events the recomputed journey no longer contains: marked invalidated, kept. */
+  eventInvalidations: Array<{ id: string; container_number: string; key: string; event: string }>;
   estimates: EstimatePlan[];
   domainEvents: DomainEventPlan[];
   /** Anything at all changed (for no_updates_at_line). */
   changed: boolean;
-}
-
-export interface Resolve {
-  terminalId(ref: { port_locode: string; smdg_code: string } | null): string | null;
-}
-
-export function snapshotFacts(
-  snapshot: NormalizedSnapshot,
-  resolve: Resolve,
-): {
-  shipment: ShipmentFacts;
-  containers: Array<{
-    number: string;
-    facts: ContainerFacts;
-    events: EventFacts[];
-    source: NormalizedContainer;
-  }>;
-} {
-  const s = snapshot.shipment;
-  const podTerminalId = resolve.terminalId(s.pod_terminal);
-  const shipment: ShipmentFacts = {
-    port_of_lading_locode: s.port_of_lading_locode,
-    port_of_discharge_locode: s.port_of_discharge_locode,
-    destination_locode: s.destination_locode,
-    transshipment_locodes: s.transshipment_locodes,
-    pod_terminal_id: podTerminalId,
-    pod_vessel: normVessel(s.pod_vessel),
-    pod_voyage_number: s.pod_voyage_number,
-    pol_etd_at: s.pol_etd_at,
-    pol_atd_at: s.pol_atd_at,
-    pod_eta_at: s.pod_eta_at,
-    pod_ata_at: s.pod_ata_at,
-    destination_eta_at: s.destination_eta_at,
-    destination_ata_at: s.destination_ata_at,
-  };
-  const containers = snapshot.containers.map((c) => ({
-    number: c.number,
-    source: c,
-    facts: {
-      equipment_type: c.equipment_type,
-      equipment_length: c.equipment_length,
-      equipment_height: c.equipment_height,
-      iso_equipment_code: c.iso_equipment_code,
-      seal_number: c.seal_number,
-      pod_terminal_id: podTerminalId,
-      pod_arrived_at: c.pod_arrived_at,
-      pod_discharged_at: c.pod_discharged_at,
-      pod_full_out_at: c.pod_full_out_at,
-      empty_terminated_at: c.empty_terminated_at,
-      pod_rail_loaded_at: c.pod_rail_loaded_at,
-      pod_rail_departed_at: c.pod_rail_departed_at,
-      ind_eta_at: c.ind_eta_at,
-      ind_ata_at: c.ind_ata_at,
-      ind_rail_unloaded_at: c.ind_rail_unloaded_at,
-      final_destination_full_out_at: c.final_destination_full_out_at,
-      current_status: c.current_status,
-    } satisfies ContainerFacts,
-    events: c.transport_events.map((e) => eventFacts(e, resolve)),
-  }));
-  return { shipment, containers };
-}
-
-function eventFacts(e: NormalizedTransportEvent, resolve: Resolve): EventFacts {
-  return {
-    key: e.key,
-    event: e.event,
-    timestamp: e.timestamp,
-    timestamp_inferred_zone: e.timestamp_inferred_zone,
-    timezone: e.timezone,
-    location_locode: e.location_locode,
-    terminal_id: resolve.terminalId(e.terminal),
-    vessel: normVessel(e.vessel),
-    voyage_number: e.voyage_number,
-    data_source: e.data_source,
-  };
-}
-
-function normVessel(v: VesselRef | null): VesselRef | null {
-  if (!v || (!v.imo && !v.name)) return null;
-  return { imo: v.imo ?? null, name: v.name ?? null };
 }
 
 const sameVessel = (a: VesselRef | null, b: VesselRef | null) =>
@@ -221,20 +142,19 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     containerUpdates: [],
     newEvents: [],
     eventUpdates: [],
+    eventInvalidations: [],
     estimates: [],
     domainEvents: [],
     changed: false,
   };
-  for (const k of Object.keys(next.shipment) as Array<keyof ShipmentFacts>) {
-    // A carrier that stops reporting a value (e.g. an ETA after arrival) does not erase what we know.
-    if (next.shipment[k] === null && stored.shipment[k] !== null && k !== 'pod_terminal_id') continue;
-    if (!sameValue(stored.shipment[k], next.shipment[k]))
-      (plan.shipment as Record<string, unknown>)[k] = next.shipment[k];
-  }
-
   const storedByNumber = new Map(stored.containers.map((c) => [c.number, c]));
   const transportEvents: Array<DomainEventPlan & { at: string | null }> = [];
   const containerNumbers = next.containers.map((c) => c.number);
+  let anyInvalidated = false;
+  const terminalChanges: DomainEventPlan[] = [];
+  const podChanged =
+    next.shipment.port_of_discharge_locode !== null &&
+    !sameValue(stored.shipment.port_of_discharge_locode, next.shipment.port_of_discharge_locode);
 
   for (const c of next.containers) {
     const old = storedByNumber.get(c.number);
@@ -257,12 +177,32 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
       }
       continue;
     }
+    // Recompute, then diff (CARRIER-NOTES §5.7): a stored event the journey, read again from all
+    // the carrier's data, reads differently now (another event at the same place) was a wrong
+    // reading. An event simply missing from the answer is kept: a carrier that stops reporting
+    // old events (or the box) is not a correction.
+    const nextKeys = new Set(c.events.map((e) => e.key));
+    const nextPlaces = new Set(c.events.map((e) => e.location_locode));
+    let invalidated = false;
+    if (c.events.length > 0) {
+      for (const prev of old.events) {
+        if (nextKeys.has(prev.key) || prev.invalidated_at || !nextPlaces.has(prev.location_locode)) continue;
+        plan.eventInvalidations.push({
+          id: prev.id,
+          container_number: c.number,
+          key: prev.key,
+          event: prev.event,
+        });
+        invalidated = true;
+      }
+    }
+    if (invalidated) anyInvalidated = true;
     const changes: Partial<ContainerFacts> = {};
     const changeset: Record<string, Change> = {};
     for (const f of CONTAINER_FIELDS) {
       const was = old.facts[f];
       const now = c.facts[f];
-      if (now === null && was !== null && f !== 'pod_terminal_id') continue;
+      if (now === null && was !== null && !erasable(f, invalidated, podChanged)) continue;
       if (!sameValue(was, now)) {
         (changes as Record<string, unknown>)[f] = now;
         changeset[f] = [was, now];
@@ -270,12 +210,22 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     }
     if (Object.keys(changes).length)
       plan.containerUpdates.push({ id: old.id, number: c.number, changes, changeset });
+    // A known POD terminal replaced by another (the carrier re-planned the call): announced.
+    const [wasTerminal, nowTerminal] = changeset.pod_terminal_id ?? [null, null];
+    if (!initial && wasTerminal && nowTerminal) {
+      terminalChanges.push({
+        event: 'container.pod_terminal_changed',
+        container_number: c.number,
+        reference: { kind: 'container_event' },
+        changeset: { pod_terminal_id: [wasTerminal, nowTerminal] },
+      });
+    }
 
     const oldEvents = new Map(old.events.map((e) => [e.key, e]));
     for (const e of c.events) {
       const prev = oldEvents.get(e.key);
       if (!prev) plan.newEvents.push({ container_number: c.number, event: e });
-      else if (EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k])))
+      else if (prev.invalidated_at || EVENT_COMPARED.some((k) => !sameValue(prev[k], e[k])))
         plan.eventUpdates.push({ id: prev.id, container_number: c.number, event: e });
       else continue;
       // New, or a correction (new time or place for the same milestone): announced either way.
@@ -290,11 +240,20 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     }
   }
 
+  for (const k of Object.keys(next.shipment) as Array<keyof ShipmentFacts>) {
+    // A carrier that stops reporting a value (e.g. an ETA after arrival) does not erase what we know.
+    if (next.shipment[k] === null && stored.shipment[k] !== null && !erasable(k, anyInvalidated, podChanged))
+      continue;
+    if (!sameValue(stored.shipment[k], next.shipment[k]))
+      (plan.shipment as Record<string, unknown>)[k] = next.shipment[k];
+  }
+
   // Transport events in journey order, then estimates, then container attribute changes.
   transportEvents.sort(
     (a, b) => (a.at ?? '\uffff').localeCompare(b.at ?? '\uffff') || a.event.localeCompare(b.event),
   );
   plan.domainEvents.push(...transportEvents.map(({ at: _at, ...d }) => d));
+  plan.domainEvents.push(...terminalChanges);
 
   if (!initial) {
     const estimate = (event: string, field: 'pod_eta_at' | 'pol_etd_at', location: string | null) => {
@@ -372,6 +331,17 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     plan.newContainers.length > 0 ||
     plan.containerUpdates.length > 0 ||
     plan.newEvents.length > 0 ||
-    plan.eventUpdates.length > 0;
+    plan.eventUpdates.length > 0 ||
+    plan.eventInvalidations.length > 0;
   return plan;
+}
+
+/**
+ * May a known value become null? Actual milestones, when stored events were invalidated (they
+ * are recomputed from what remains); the POD terminal, only when the POD itself changed (a
+ * terminal of the old port would be wrong; otherwise a terminal once known is never blanked).
+ */
+function erasable(field: string, invalidated: boolean, podChanged: boolean): boolean {
+  if (field === 'pod_terminal_id') return podChanged;
+  return invalidated && (ACTUAL_CONTAINER_FIELDS.has(field) || ACTUAL_SHIPMENT_FIELDS.has(field));
 }

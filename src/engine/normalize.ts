@@ -20,9 +20,10 @@
 // - Counts are of distinct records (by event id, else content), so repeats never change them.
 
 import { deriveContainer } from './container.ts';
+import { latestOf } from './container-events.ts';
 import { isBookingCancellation, isBookingStateEvent } from './event-mapping.ts';
 import { type Ev, newer, prepare } from './prepare.ts';
-import { assignRoles, buildLegs, type Move, type Route } from './roles.ts';
+import { assignRoles, buildLegs, completeLegs, type Leg, type Move, type Route } from './roles.ts';
 import { type CarrierSnapshot, type NumberType, normalizeContainerNumber } from './snapshot.ts';
 import type { NormalizedShipment, NormalizedSnapshot } from './types.ts';
 
@@ -58,6 +59,7 @@ function recordsOf(snapshot: CarrierSnapshot): CarrierSnapshot['records'] {
 
 function emptyShipment(): NormalizedShipment {
   return {
+    bill_of_lading_number: null,
     port_of_lading_locode: null,
     port_of_discharge_locode: null,
     destination_locode: null,
@@ -113,17 +115,20 @@ function normalizeUnsafe(records: CarrierSnapshot['records'], ctx: NormalizeCont
   }
 
   const opts = { feederMaxTransitHours: ctx.feederMaxTransitHours };
-  // Legs from the booking's vessel calls, for containers without LOAD/DISC moves yet.
-  let callRoute: Route | undefined;
-  const routeFromCalls = (): Route => {
-    callRoute ??= assignRoles(buildLegs(movesFrom(transport)), opts);
-    return callRoute;
+  // The journey the booking's vessel calls describe (the plan, and what already happened).
+  let callLegs: Leg[] | undefined;
+  const planLegs = (): Leg[] => {
+    callLegs ??= buildLegs(movesFrom(transport));
+    return callLegs;
   };
+  const routeFromCalls = (): Route => assignRoles(completeLegs([], planLegs()), opts);
 
   const derived = [...byContainer.keys()].sort().map((number) => {
     const own = byContainer.get(number)!;
     const moves = movesFrom(own);
-    const legs = moves.length > 0 ? buildLegs(moves) : [];
+    // The box's own legs, continued by the plan beyond them: a port is the POD because the
+    // journey ends there, never because the box was discharged there.
+    const legs = completeLegs(moves.length > 0 ? buildLegs(moves) : [], planLegs());
     const route = legs.length > 0 ? assignRoles(legs, opts) : routeFromCalls();
     return deriveContainer(number, evs, own, transport, route);
   });
@@ -131,8 +136,24 @@ function normalizeUnsafe(records: CarrierSnapshot['records'], ctx: NormalizeCont
 
   const ref =
     derived.find((d) => d.route.main.length > 0) ?? deriveContainer('', evs, [], transport, routeFromCalls());
-  snapshot.shipment = ref.shipment;
+  snapshot.shipment = { ...ref.shipment, bill_of_lading_number: carrierBillOfLading(evs, ctx) };
   return snapshot;
+}
+
+/**
+ * The carrier's B/L for a container or booking request: the TRD document reference its events
+ * carry (the newest-recorded one, should it change), or a B/L document event's id. Null for a
+ * B/L request, whose number is the B/L.
+ */
+function carrierBillOfLading(evs: Ev[], ctx: NormalizeContext): string | null {
+  if (ctx.numberType === 'bill_of_lading') return null;
+  return latestOf(evs, (e) => {
+    const ref = e.p.documentReferences.find((d) => d.type === 'TRD' && d.value.trim() !== '');
+    if (ref) return ref.value.trim().toUpperCase();
+    if (e.p.kind === 'shipment' && e.p.documentTypeCode === 'TRD' && e.p.documentId)
+      return e.p.documentId.trim().toUpperCase();
+    return null;
+  });
 }
 
 function bookingCancelled(evs: Ev[]): boolean {

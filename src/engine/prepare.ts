@@ -95,9 +95,12 @@ function semanticKey(e: Ev): string {
   // The place (UN/LOCODE + facility) is preferred to transportCallID, which some carriers
   // regenerate; never the event id, which changes with every re-estimate.
   const where = e.locode ? `${e.locode}/${e.facilityCode ?? ''}` : `tc:${e.tc?.transportCallId ?? ''}`;
+  // An arrival at the berth is another event than the arrival in port (vessel_berthed beside
+  // vessel_arrived), not a correction of it.
+  const berth = e.facilityTypeCode === 'BRTH' ? ['BRTH'] : [];
   const common = [p.code, p.certainty, e.mode ?? '', where, vesselKey(e.tc), voyageFor(p.code, e.tc) ?? ''];
   common.push(String(e.tc?.sequence ?? ''));
-  if (p.kind === 'transport') return ['T', ...common].join('|');
+  if (p.kind === 'transport') return ['T', ...common, ...berth].join('|');
   return ['E', ...common, p.fill ?? '', e.container ?? ''].join('|');
 }
 

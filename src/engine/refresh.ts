@@ -121,7 +121,7 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
       lease_owner: null,
       lease_expires_at: null,
       line_tracking_last_attempted_at: now,
-      updated_at: sql<Date>`now()`,
+      // Bookkeeping only: updated_at is for the shipment's data (migrations/0021).
     };
     if (result.kind === 'found' && snapshot) {
       await applySnapshot(tx, deps, {

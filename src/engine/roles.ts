@@ -129,7 +129,17 @@ export function buildLegs(input: readonly Move[]): Leg[] {
     return best(open.filter((l) => l.actual || l.createdMs >= disc.createdMs));
   };
 
-  let load: Move | null = best(loads.filter((l) => l.actual)) ?? earliestPlanned(loads);
+  // The journey starts at its earliest load, actual or planned: an actual load later in the
+  // journey (a transshipment departure seen before the box's own moves) is not where it began.
+  const firstActual = best(loads.filter((l) => l.actual));
+  const firstPlanned = earliestPlanned(loads.filter((l) => !l.actual));
+  let load: Move | null =
+    firstActual &&
+    firstPlanned &&
+    earlier(firstPlanned, firstActual) < 0 &&
+    !beforeAnActualDisc(firstPlanned, discs)
+      ? firstPlanned
+      : (firstActual ?? firstPlanned);
   let disc: Move | null = null;
   if (load === null) {
     // No load at all (a carrier that only reports the import side): start from a discharge.
@@ -165,8 +175,52 @@ export function buildLegs(input: readonly Move[]): Leg[] {
   return legs;
 }
 
+/** A planned load that an actual discharge already happened after is a stale plan, not the start. */
+function beforeAnActualDisc(load: Move, discs: Move[]): boolean {
+  return discs.some((d) => d.actual && d.timeMs !== null && load.timeMs !== null && d.timeMs < load.timeMs);
+}
+
 function earliestPlanned(moves: Move[]): Move | null {
   return [...moves].sort(earlier)[0] ?? null;
+}
+
+const cloneLeg = (l: Leg): Leg => ({ ...l });
+
+/**
+ * A container's own legs (its LOAD/DISC moves) completed by the journey the booking's vessel
+ * calls describe (PLN/EST/ACT DEPA/ARRI): the plan is what says where the journey starts and
+ * ends, so a discharge at a port the plan sails on from is a transshipment, never the POD
+ * (CARRIER-NOTES §5.3, "anchor on the POD"). The own legs are kept as they are; the plan only
+ * contributes the legs before the first and after the last one the box is known to have ridden
+ * (and those legs' missing ends). Matching is by port and vessel; a plan that does not contain
+ * the box's legs adds nothing (the box's own moves win). Pure; new Leg objects.
+ */
+export function completeLegs(own: readonly Leg[], plan: readonly Leg[]): Leg[] {
+  const out = own.map(cloneLeg);
+  if (out.length === 0) return plan.map(cloneLeg);
+  if (plan.length === 0) return out;
+  const first = out[0]!;
+  const last = out[out.length - 1]!;
+  const jFirst = matchIn(plan, first);
+  const jLast = matchIn(plan, last);
+  if (jLast >= 0) {
+    last.disc ??= plan[jLast]!.disc;
+    for (const p of plan.slice(jLast + 1)) if (out.length < MAX_LEGS) out.push(cloneLeg(p));
+  }
+  if (jFirst >= 0 && (jLast < 0 || jFirst <= jLast)) {
+    first.load ??= plan[jFirst]!.load;
+    const before = plan.slice(0, jFirst).map(cloneLeg);
+    out.unshift(...before.slice(Math.max(0, before.length + out.length - MAX_LEGS)));
+  }
+  return out;
+}
+
+/** Index of the plan leg that is `leg` (same mode, and its load or discharge port and vessel). */
+function matchIn(plan: readonly Leg[], leg: Leg): number {
+  const same = (a: Move | null, b: Move | null) => !!a && !!b && a.locode === b.locode && sameVessel(a, b);
+  const byLoad = leg.load ? plan.findIndex((p) => p.mode === leg.mode && same(p.load, leg.load)) : -1;
+  if (byLoad >= 0) return byLoad;
+  return leg.disc ? plan.findIndex((p) => p.mode === leg.mode && same(p.disc, leg.disc)) : -1;
 }
 
 export function transitHours(leg: Leg): number | null {

@@ -26,7 +26,7 @@ const CONTAINER_TIME_FIELDS = CONTAINER_FIELDS.filter((f): f is Extract<Containe
 export async function loadStoredState(
   tx: Kysely<DB>,
   shipmentId: string,
-): Promise<StoredState & { pod_original_eta_at: string | null; last_changed_at: Date | null }> {
+): Promise<StoredState & OriginalEstimates & { last_changed_at: Date | null }> {
   const s = await tx
     .selectFrom('shipments')
     .leftJoin('vessels', 'vessels.id', 'shipments.pod_vessel_id')
@@ -49,6 +49,7 @@ export async function loadStoredState(
         .execute()
     : [];
   const shipment: ShipmentFacts = {
+    bill_of_lading_number: s.bill_of_lading_number,
     port_of_lading_locode: s.port_of_lading_locode,
     port_of_discharge_locode: s.port_of_discharge_locode,
     destination_locode: s.destination_locode,
@@ -66,6 +67,8 @@ export async function loadStoredState(
   return {
     shipment,
     pod_original_eta_at: iso(s.pod_original_eta_at),
+    pol_original_etd_at: iso(s.pol_original_etd_at),
+    destination_original_eta_at: iso(s.destination_original_eta_at),
     last_changed_at: s.last_changed_at,
     containers: containers.map((c) => {
       const facts = {
@@ -96,10 +99,18 @@ export async function loadStoredState(
             vessel: e.vessel_imo || e.vessel_name ? { imo: e.vessel_imo, name: e.vessel_name } : null,
             voyage_number: e.voyage_number,
             data_source: e.data_source,
+            invalidated_at: iso(e.invalidated_at),
           })),
       };
     }),
   };
+}
+
+/** The first estimates the line gave, kept for good (shipments.*_original_*). */
+export interface OriginalEstimates {
+  pod_original_eta_at: string | null;
+  pol_original_etd_at: string | null;
+  destination_original_eta_at: string | null;
 }
 
 export interface ApplyContext {
@@ -107,6 +118,8 @@ export interface ApplyContext {
   shipmentId: string;
   trackingRequestId: string | null;
   podOriginalEtaAt: string | null;
+  polOriginalEtdAt?: string | null;
+  destinationOriginalEtaAt?: string | null;
   /** Ids of the shipment's stored containers by number, when the caller has them (else read). */
   containerIds?: ReadonlyMap<string, string>;
 }
@@ -130,6 +143,10 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
   // The first arrival estimate the line gave is kept for good.
   if (plan.shipment.pod_eta_at && !ctx.podOriginalEtaAt)
     shipmentPatch.pod_original_eta_at = plan.shipment.pod_eta_at;
+  if (plan.shipment.pol_etd_at && !ctx.polOriginalEtdAt)
+    shipmentPatch.pol_original_etd_at = plan.shipment.pol_etd_at;
+  if (plan.shipment.destination_eta_at && !ctx.destinationOriginalEtaAt)
+    shipmentPatch.destination_original_eta_at = plan.shipment.destination_eta_at;
   if (Object.keys(shipmentPatch).length) {
     await tx.updateTable('shipments').set(shipmentPatch).where('id', '=', ctx.shipmentId).execute();
   }
@@ -193,8 +210,23 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
     eventIds.set(`${u.container_number}|${u.event.key}`, u.id);
     await tx
       .updateTable('transport_events')
-      .set({ ...eventColumns(u.event, vid(u.event.vessel)), updated_at: sql<Date>`now()` })
+      .set({
+        ...eventColumns(u.event, vid(u.event.vessel)),
+        invalidated_at: null,
+        updated_at: sql<Date>`now()`,
+      })
       .where('id', '=', u.id)
+      .execute();
+  }
+  if (plan.eventInvalidations.length) {
+    await tx
+      .updateTable('transport_events')
+      .set({ invalidated_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where(
+        'id',
+        'in',
+        plan.eventInvalidations.map((i) => i.id),
+      )
       .execute();
   }
 
@@ -244,8 +276,7 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
       case 'container_event':
         return {
           ...base,
-          reference_type:
-            d.event === 'container.created' ? 'container_created_event' : 'container_updated_event',
+          reference_type: CONTAINER_EVENT_TYPES[d.event] ?? 'container_updated_event',
           changeset: d.changeset ?? null,
         };
       default:
@@ -255,6 +286,13 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
   await recordDomainEvents(tx, domainEvents);
   return domainEvents;
 }
+
+/** The resource type each container-level domain event refers to (the reference's names). */
+const CONTAINER_EVENT_TYPES: Record<string, string> = {
+  'container.created': 'container_created_event',
+  'container.updated': 'container_updated_event',
+  'container.pod_terminal_changed': 'container_pod_terminal_changed_event',
+};
 
 function containerColumns(f: Partial<ContainerFacts>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -105,6 +105,13 @@ export interface NormalizedContainer {
   ind_ata_at: string | null;
   ind_rail_unloaded_at: string | null;
   final_destination_full_out_at: string | null;
+  /** Export side: empty picked up, full gated in at the POL, loaded on and departed with the first mainline vessel. */
+  empty_out_at: string | null;
+  pol_full_in_at: string | null;
+  pol_vessel_loaded_at: string | null;
+  pol_vessel_departed_at: string | null;
+  /** Delivered to the consignee (carrier haulage: DROP at the customer's location). */
+  delivered_at: string | null;
   current_status: ContainerStatus;
   /** Actual events, ordered by (timestamp, key) so the order is deterministic. */
   transport_events: NormalizedTransportEvent[];
@@ -113,6 +120,12 @@ export interface NormalizedContainer {
 }
 
 export interface NormalizedShipment {
+  /**
+   * The carrier's bill of lading (TRD document reference) when the shipment was asked for by
+   * container or booking number; null for B/L requests (the number asked for is the B/L) and
+   * until the carrier reports one.
+   */
+  bill_of_lading_number: string | null;
   port_of_lading_locode: string | null;
   port_of_discharge_locode: string | null;
   destination_locode: string | null;

@@ -112,6 +112,8 @@ export async function journeyRows(
       'voyage_number',
     ])
     .where('account_id', '=', accountId)
+    // A reading later data invalidated (engine/diff.ts) is not where the box went.
+    .where('invalidated_at', 'is', null)
     .where(
       'container_id',
       'in',

@@ -30,6 +30,8 @@ export interface ShipmentRow {
   pol_atd_at: Date | null;
   pod_eta_at: Date | null;
   pod_original_eta_at: Date | null;
+  pol_original_etd_at: Date | null;
+  destination_original_eta_at: Date | null;
   pod_ata_at: Date | null;
   destination_eta_at: Date | null;
   destination_ata_at: Date | null;
@@ -65,6 +67,8 @@ const COLUMNS = [
   's.pol_atd_at',
   's.pod_eta_at',
   's.pod_original_eta_at',
+  's.pol_original_etd_at',
+  's.destination_original_eta_at',
   's.pod_ata_at',
   's.destination_eta_at',
   's.destination_ata_at',

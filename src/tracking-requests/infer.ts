@@ -9,7 +9,7 @@
 //     Letters and digits with no known prefix: a bill of lading, line unknown.
 
 import type { ShippingLine } from '../reference/data.ts';
-import { checkContainerNumber } from '../util/iso6346.ts';
+import { checkContainerNumber, hasContainerShape } from '../util/iso6346.ts';
 
 export type InferNumberType = 'container' | 'bill_of_lading' | 'booking';
 
@@ -48,7 +48,6 @@ const AUTO_SELECT = 0.8;
 
 const SEPARATORS = /[\s\-/._]+/g;
 const REFERENCE_RE = /^[A-Z0-9][A-Z0-9\-/._]{2,34}$/;
-const CONTAINER_SHAPE = /^[A-Z]{3}[UJZR]\d{7}$/;
 
 function candidate(line: ShippingLine, confidence: number): Candidate {
   return { scac: line.scac, name: line.name, confidence: Math.round(confidence * 100) / 100 };
@@ -148,7 +147,7 @@ export function inferNumber(raw: string, lines: ShippingLine[]): InferOutcome {
       detail: 'A tracking number has at least 3 letters or digits.',
     };
   }
-  if (CONTAINER_SHAPE.test(compact)) return { ok: true, value: inferContainer(compact, lines) };
+  if (hasContainerShape(compact)) return { ok: true, value: inferContainer(compact, lines) };
   const value = inferShipment(number, lines);
   if (!/\d/.test(number) && value.shipping_line.candidates.length === 0) {
     return {

@@ -51,7 +51,7 @@ export function validateCreate(attrs: {
         source: { pointer: `${P}/request_number` },
         detail:
           check.reason === 'format'
-            ? `Request number '${number}' is not a container number (ISO 6346: 4 letters ending in U, J, Z or R, then 7 digits).`
+            ? `Request number '${number}' is not a container number (ISO 6346: 3-letter owner code, category U, J or Z, then 7 digits).`
             : `Request number '${number}' fails the ISO 6346 check digit (expected ${check.expected} as the last digit).`,
         code: 'invalid_number',
       });

@@ -51,6 +51,7 @@ describe('normalize: recorded-style DCSA journeys', () => {
     assert.equal(c.transport_events[0]!.mode, null);
 
     assert.deepEqual(snap.shipment, {
+      bill_of_lading_number: null, // a B/L request: the number asked for is the B/L
       port_of_lading_locode: 'CNYTN',
       port_of_discharge_locode: 'NLRTM',
       destination_locode: null,

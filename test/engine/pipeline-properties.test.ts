@@ -184,7 +184,10 @@ function applied(stored: StoredState, plan: Plan): StoredState {
     const update = plan.containerUpdates.find((u) => u.id === c.id);
     const events = c.events.map((e) => {
       const u = plan.eventUpdates.find((x) => x.id === e.id);
-      return u ? { ...u.event, id: e.id } : e;
+      if (u) return { ...u.event, id: e.id, invalidated_at: null };
+      // Invalidated events are kept, marked (engine/store.ts).
+      const gone = plan.eventInvalidations.some((x) => x.id === e.id);
+      return gone ? { ...e, invalidated_at: '2026-01-01T00:00:00.000Z' } : e;
     });
     for (const n of plan.newEvents.filter((x) => x.container_number === c.number))
       events.push({ ...n.event, id: `${c.id}/${n.event.key}` });

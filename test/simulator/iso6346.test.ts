@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkDigit, containerNumber, isValidContainerNumber } from '../../sim/iso6346.ts';
 import { imoNumber, isValidImo } from '../../sim/places.ts';
 import { resolveReference } from '../../sim/scenarios.ts';
+import { checkDigit, containerNumber, isValidContainerNumber } from '../../src/util/iso6346.ts';
 import fc from '../helpers/fast-check.ts';
 
 describe('ISO 6346 container numbers', () => {

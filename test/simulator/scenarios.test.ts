@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DcsaEvent } from '../../sim/events.ts';
-import { isValidContainerNumber } from '../../sim/iso6346.ts';
 import { buildJourney } from '../../sim/journeys.ts';
 import { matchesReference } from '../../sim/match.ts';
 import { isValidImo } from '../../sim/places.ts';
 import { lookupNumber, resolveReference, scenarioTable, visibleEvents } from '../../sim/scenarios.ts';
 import type { NumberType } from '../../src/carriers/types.ts';
 import { terminalBySmdg } from '../../src/reference/data.ts';
+import { isValidContainerNumber } from '../../src/util/iso6346.ts';
 import { validateEvent } from './dcsa-schema.ts';
 
 const DAY = 86_400_000;

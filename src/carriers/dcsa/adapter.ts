@@ -18,13 +18,8 @@ const FILTER: Record<NumberType, DcsaReferenceFilter> = {
 // Maximum lengths from the v2.2 query parameter definitions.
 const MAX_LENGTH: Record<NumberType, number> = { bill_of_lading: 20, booking_number: 35, container: 15 };
 
-/**
- * ISO 6346: owner code (3 letters + U/J/Z), 6 digits, check digit. Narrower than util/iso6346.ts,
- * which also accepts category R (detachable equipment): this adapter has always refused it.
- */
-export function isValidContainerNumber(number: string): boolean {
-  return /^[A-Z]{3}[UJZ]\d{7}$/.test(number) && checkContainerNumber(number).ok;
-}
+/** ISO 6346, the product's one check (util/iso6346.ts): what create validation accepted. */
+export const isValidContainerNumber = (number: string): boolean => checkContainerNumber(number).ok;
 
 /** Upper case, separators removed: carriers index references without spaces or dashes. */
 export function normalizeNumber(numberType: NumberType, number: string): string {

@@ -73,6 +73,11 @@ export const ContainerSchema = resourceSchema(
     pod_full_out_chassis_number: Str,
     location_at_pod_terminal: Str,
     final_destination_full_out_at: Time,
+    empty_out_at: Time,
+    pol_full_in_at: Time,
+    pol_vessel_loaded_at: Time,
+    pol_vessel_departed_at: Time,
+    delivered_at: Time,
     empty_terminated_at: Time,
     holds_at_pod_terminal: Type.Array(
       Type.Object({ name: Type.String(), status: Type.String(), description: Str }),
@@ -149,6 +154,11 @@ export function serializeContainer(c: ContainerRow, events: EventSummary | undef
       pod_full_out_chassis_number: null,
       location_at_pod_terminal: null,
       final_destination_full_out_at: iso(c.final_destination_full_out_at),
+      empty_out_at: iso(c.empty_out_at),
+      pol_full_in_at: iso(c.pol_full_in_at),
+      pol_vessel_loaded_at: iso(c.pol_vessel_loaded_at),
+      pol_vessel_departed_at: iso(c.pol_vessel_departed_at),
+      delivered_at: iso(c.delivered_at),
       empty_terminated_at: iso(c.empty_terminated_at),
       holds_at_pod_terminal: [],
       fees_at_pod_terminal: [],
@@ -198,6 +208,8 @@ export const TransportEventSchema = resourceSchema(
     timezone: Tz,
     location_locode: Str,
     data_source: Type.String({ enum: ['shipping_line', 'terminal', 'ais'] }),
+    /** Set when later data showed this reading was wrong: kept for the record, not counted. */
+    invalidated_at: Time,
   }),
   Type.Object({
     shipment: RelOne,
@@ -221,6 +233,7 @@ export function serializeTransportEvent(e: TransportEventRow): Resource {
       timezone: e.timezone,
       location_locode: e.location_locode,
       data_source: e.data_source,
+      invalidated_at: iso(e.invalidated_at),
     },
     relationships: {
       shipment: one('shipment', e.shipment_id),

@@ -101,6 +101,7 @@ const TRANSPORT_EVENT_COLUMNS = [
   'e.vessel_id',
   'e.voyage_number',
   'e.data_source',
+  'e.invalidated_at',
   'e.created_at',
   'e.updated_at',
 ] as const;
@@ -314,6 +315,23 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
           relationships: { container: one('container', n.container_id), terminal: { data: null } },
         });
         break;
+      case 'container_pod_terminal_changed_event': {
+        // The new terminal is the change's last value (engine/diff.ts).
+        const change = (n.changeset as Record<string, unknown> | null)?.pod_terminal_id;
+        const terminalId = Array.isArray(change) ? change[1] : null;
+        add({
+          id: n.reference_id,
+          type: n.reference_type,
+          attributes: { data_source: 'shipping_line', timestamp: iso(n.domain_event_created_at) },
+          relationships: {
+            container: one('container', n.container_id),
+            shipment: one('shipment', n.shipment_id),
+            terminal: one('terminal', typeof terminalId === 'string' ? terminalId : null),
+          },
+        });
+        if (typeof terminalId === 'string') terminals.push(terminalId);
+        break;
+      }
     }
 
     const s = n.shipment_id ? r.shipments.get(n.shipment_id) : undefined;

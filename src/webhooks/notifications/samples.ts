@@ -19,15 +19,18 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
   const isRequest = event.startsWith('tracking_request.');
   const isEstimate = event.includes('.estimated.');
   const isContainerChange = event === 'container.created' || event === 'container.updated';
+  const isTerminalChange = event === 'container.pod_terminal_changed';
   const referenceType = isRequest
     ? 'tracking_request'
-    : isEstimate
-      ? 'estimated_event'
-      : isContainerChange
-        ? event === 'container.created'
-          ? 'container_created_event'
-          : 'container_updated_event'
-        : 'transport_event';
+    : isTerminalChange
+      ? 'container_pod_terminal_changed_event'
+      : isEstimate
+        ? 'estimated_event'
+        : isContainerChange
+          ? event === 'container.created'
+            ? 'container_created_event'
+            : 'container_updated_event'
+          : 'transport_event';
   const referenceId = randomUUID();
   const included: Resource[] = [];
   if (isRequest) {
@@ -80,6 +83,17 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
         vessel: { data: null },
       },
     });
+  } else if (isTerminalChange) {
+    included.push({
+      id: referenceId,
+      type: referenceType,
+      attributes: { data_source: 'shipping_line', timestamp: now.toISOString() },
+      relationships: {
+        container: one('container', containerId),
+        shipment: one('shipment', shipmentId),
+        terminal: { data: null },
+      },
+    });
   } else if (isContainerChange) {
     included.push({
       id: referenceId,
@@ -104,6 +118,7 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
         timezone: rotterdam?.time_zone ?? null,
         location_locode: 'NLRTM',
         data_source: 'shipping_line',
+        invalidated_at: null,
       },
       relationships: {
         shipment: one('shipment', shipmentId),
