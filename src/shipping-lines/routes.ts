@@ -1,8 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { notFound } from '../http/errors.ts';
-import { type Resource, selfLink } from '../http/jsonapi.ts';
-import { errorResponses, IdParams, query, resourceSchema } from '../http/schemas.ts';
+import { pageLinks, parsePage, type Resource, selfLink } from '../http/jsonapi.ts';
+import {
+  errorResponses,
+  IdParams,
+  ListLinks,
+  ListMeta,
+  PageQuery,
+  query,
+  resourceSchema,
+} from '../http/schemas.ts';
 import {
   allShippingLines,
   type ShippingLine,
@@ -47,18 +55,40 @@ export const shippingLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Shipping Lines'],
-        summary: 'List shipping lines (not paginated)',
-        querystring: query({}),
+        summary: 'List shipping lines',
+        description:
+          'Without paging parameters every line is returned on one page, as the reference does; `search` keeps the lines whose name, short name or SCAC contains it (case-insensitive).',
+        querystring: query({
+          search: Type.Optional(
+            Type.String({ maxLength: 200, description: 'Substring of name, short name or SCAC.' }),
+          ),
+          ...PageQuery,
+        }),
         response: {
           200: Type.Object({
             data: Type.Array(ShippingLineSchema),
-            links: Type.Object({ self: Type.String() }),
+            links: Type.Union([ListLinks, Type.Object({ self: Type.String() })]),
+            meta: Type.Optional(ListMeta),
           }),
           ...errorResponses(400, 401, 429),
         },
       },
     },
-    async () => ({ data: allShippingLines().map(serializeShippingLine), links: selfLink('/shipping_lines') }),
+    async (request) => {
+      const qs = request.query as Record<string, string | undefined>;
+      const lines = searchShippingLines(allShippingLines(), qs.search);
+      const paged = qs['page[number]'] !== undefined || qs['page[size]'] !== undefined;
+      if (!paged && qs.search === undefined) {
+        return { data: lines.map(serializeShippingLine), links: selfLink('/shipping_lines') };
+      }
+      const page = paged ? parsePage(qs) : { number: 1, size: Math.max(1, lines.length) };
+      const slice = lines.slice((page.number - 1) * page.size, page.number * page.size);
+      return {
+        data: slice.map(serializeShippingLine),
+        links: pageLinks('', '/shipping_lines', qs, page, lines.length),
+        meta: { size: page.size, total: lines.length },
+      };
+    },
   );
   app.get(
     '/shipping_lines/:id',
@@ -77,3 +107,16 @@ export const shippingLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** Case-insensitive substring of name, short name, SCAC or an alternative SCAC. */
+export function searchShippingLines(lines: ShippingLine[], search: string | undefined): ShippingLine[] {
+  const needle = search?.trim().toLowerCase();
+  if (!needle) return lines;
+  return lines.filter(
+    (l) =>
+      l.name.toLowerCase().includes(needle) ||
+      l.short_name.toLowerCase().includes(needle) ||
+      l.scac.toLowerCase().includes(needle) ||
+      l.alternative_scacs.some((s) => s.toLowerCase().includes(needle)),
+  );
+}

@@ -67,7 +67,8 @@ const PatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const INCLUDES = ['tracked_object'] as const;
+// `shipment` is the reference's other name for tracked_object (its document allows both).
+const INCLUDES = ['tracked_object', 'shipment'] as const;
 const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
 
 const ListQuery = query({
@@ -161,7 +162,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           page,
         );
         const included = new Included();
-        if (include.has('tracked_object')) {
+        if (include.has('tracked_object') || include.has('shipment')) {
           for (const r of await shipmentIncludes(
             db,
             request.accountId,
@@ -199,7 +200,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           : undefined;
         if (!tr) throw notFound('No tracking request with this id.');
         const included = new Included();
-        if (include.has('tracked_object')) {
+        if (include.has('tracked_object') || include.has('shipment')) {
           for (const r of await shipmentIncludes(db, request.accountId, [tr.shipment_id])) included.add(r);
         }
         return { data: serializeTrackingRequest(tr), ...(include.size ? { included: included.items } : {}) };
