@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createKeyCache } from './accounts/key-cache.ts';
 import type { AppContext } from './app-context.ts';
 import { consoleRoutes } from './console/routes.ts';
+import { containerEditRoutes } from './containers/edit-routes.ts';
 import { containerRoutes } from './containers/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
@@ -147,6 +148,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(inferRoutes);
       await v2.register(shipmentRoutes(ctx));
       await v2.register(containerRoutes(ctx));
+      await v2.register(containerEditRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
       await v2.register(routingRoutes(ctx));
     },
