@@ -26,6 +26,7 @@ import { createResponseCache } from './http/response-cache.ts';
 import { routingRoutes } from './maps/routes.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
+import { partyRoutes } from './parties/routes.ts';
 import { referenceRoutes } from './reference/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(shipmentRoutes(ctx));
       await v2.register(containerRoutes(ctx));
       await v2.register(containerEditRoutes(ctx));
+      await v2.register(partyRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
       await v2.register(routingRoutes(ctx));
     },

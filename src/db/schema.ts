@@ -42,6 +42,8 @@ export interface TrackingRequestsTable {
   lease_expires_at: Timestamp | null;
   last_attempt_at: Timestamp | null;
   awaiting_manifest_since: Timestamp | null;
+  /** The party named in relationships.customer (migrations/0030). */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitCountsTable {
@@ -74,6 +76,8 @@ export interface ShipmentsTable {
   ref_numbers: Defaulted<string[]>;
   tags: Defaulted<string[]>;
   customer_name: string | null;
+  /** The party of the tracking request that created it (migrations/0030). */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   port_of_lading_locode: string | null;
   port_of_discharge_locode: string | null;
   destination_locode: string | null;
@@ -100,6 +104,14 @@ export interface ShipmentsTable {
   refresh_failures: Defaulted<number>;
   lease_owner: string | null;
   lease_expires_at: TsNull;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface PartiesTable {
+  id: string;
+  account_id: string;
+  company_name: string;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
 }
@@ -256,6 +268,7 @@ export interface DB {
   vessels: VesselsTable;
   shipments: ShipmentsTable;
   containers: ContainersTable;
+  parties: PartiesTable;
   transport_events: TransportEventsTable;
   estimated_events: EstimatedEventsTable;
   raw_events: RawEventsTable;

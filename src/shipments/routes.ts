@@ -15,6 +15,7 @@ import {
   type Resource,
 } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
+import { customerConditions } from '../parties/filter.ts';
 import { portResources, terminalResources } from '../reference/serializers.ts';
 import { isUuid } from '../util/uuid.ts';
 import { shipmentResources } from './include.ts';
@@ -85,6 +86,7 @@ const ListQuery = query({
       description: 'true: only stopped shipments; false: only those still tracked.',
     }),
   ),
+  'filter[customer_id]': Type.Optional(Type.String({ description: 'Only the shipments of this party.' })),
   include: IncludeQuery,
   sort: Type.Optional(Type.String({ description: `One of ${SORTS.join(', ')} (default -created_at).` })),
 });
@@ -171,6 +173,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             tracking_stopped: stopped === undefined ? undefined : stopped === 'true',
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+            where: customerConditions(qs),
             sort: {
               column: sort.replace('-', '') as 'created_at' | 'updated_at',
               desc: sort.startsWith('-'),

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
 import { Included, pageLinks, parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
+import { customerOf } from '../parties/service.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
@@ -36,6 +37,19 @@ const CreateBody = Type.Object(
             shipment_tags: Type.Optional(StringList),
           },
           { additionalProperties: false },
+        ),
+        // issue 13: the customer party (src/parties).
+        relationships: Type.Optional(
+          Type.Object({
+            customer: Type.Optional(
+              Type.Object({
+                data: Type.Union([
+                  Type.Object({ id: Type.String({ maxLength: 100 }), type: Type.Optional(Type.String()) }),
+                  Type.Null(),
+                ]),
+              }),
+            ),
+          }),
         ),
       },
       { additionalProperties: false },
@@ -106,8 +120,9 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const input = validateCreate(request.body.data.attributes);
+        const customer_id = await customerOf(db, request.accountId, request.body.data.relationships);
         try {
-          const tr = await insertTrackingRequest(request.accountId, input);
+          const tr = await insertTrackingRequest(request.accountId, { ...input, customer_id });
           ctx.notifyWork?.('tracking_request');
           return reply.code(201).send({ data: serializeTrackingRequest(tr) });
         } catch (err) {

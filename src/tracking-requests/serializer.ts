@@ -66,7 +66,7 @@ export function serializeTrackingRequest(tr: TrackingRequest): Resource {
     },
     relationships: {
       tracked_object: one('shipment', tr.shipment_id),
-      customer: { data: null },
+      customer: one('party', tr.customer_id),
     },
     links: selfLink(`/tracking_requests/${tr.id}`),
   };

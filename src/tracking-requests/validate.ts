@@ -9,6 +9,8 @@ export interface CreateInput {
   scac: string;
   ref_numbers: string[];
   shipment_tags: string[];
+  /** The customer party (issue 13), resolved by src/parties before the insert. */
+  customer_id?: string | null;
 }
 
 const TYPE_SUPPORT = {
