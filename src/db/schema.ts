@@ -44,6 +44,8 @@ export interface TrackingRequestsTable {
   awaiting_manifest_since: Timestamp | null;
   /** The party named in relationships.customer (migrations/0030). */
   customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Staged custom field values (migrations/0031), JSON. */
+  initial_custom_fields: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface RateLimitCountsTable {
@@ -112,6 +114,46 @@ export interface PartiesTable {
   id: string;
   account_id: string;
   company_name: string;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+
+export interface CustomFieldDefinitionsTable {
+  id: string;
+  account_id: string;
+  entity_type: string;
+  api_slug: string;
+  display_name: string;
+  description: string | null;
+  data_type: string;
+  reference_type: string | null;
+  validation: Json;
+  default_format: string | null;
+  default_value: Json;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface CustomFieldOptionsTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  label: string;
+  value: string;
+  position: number | null;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface CustomFieldValuesTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  entity_type: string;
+  entity_id: string;
+  value: Json;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
 }
@@ -269,6 +311,9 @@ export interface DB {
   shipments: ShipmentsTable;
   containers: ContainersTable;
   parties: PartiesTable;
+  custom_field_definitions: CustomFieldDefinitionsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  custom_field_values: CustomFieldValuesTable;
   transport_events: TransportEventsTable;
   estimated_events: EstimatedEventsTable;
   raw_events: RawEventsTable;
