@@ -9,6 +9,7 @@ import type { AppContext } from './app-context.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { containerEditRoutes } from './containers/edit-routes.ts';
 import { containerRoutes } from './containers/routes.ts';
+import { customFieldRoutes } from './custom-fields/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
 import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
@@ -151,6 +152,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(containerRoutes(ctx));
       await v2.register(containerEditRoutes(ctx));
       await v2.register(partyRoutes(ctx));
+      await v2.register(customFieldRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
       await v2.register(routingRoutes(ctx));
     },
