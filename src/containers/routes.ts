@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { customFieldConditions } from '../custom-fields/filter.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
 import {
@@ -214,6 +215,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
             sort,
+            where: customFieldConditions(qs, 'c'),
           },
           page,
         );

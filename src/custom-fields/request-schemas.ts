@@ -78,3 +78,15 @@ export const ValuePatchBody = envelope('custom_field', closed({ value: Value }))
 export function bodyOf<A, R = undefined>(body: unknown): { attributes: A; relationships: R } {
   return (body as { data: { attributes: A; relationships: R } }).data;
 }
+
+const InitialEntry = closed({
+  api_slug: Text(100),
+  value: Value,
+  number: Type.Optional(Type.String({ maxLength: 20, description: 'Only the container of this number.' })),
+});
+
+/** `initial_custom_fields` of a tracking request create. */
+export const InitialCustomFieldsSchema = closed({
+  shipment: Type.Optional(Type.Array(InitialEntry, { maxItems: 100 })),
+  containers: Type.Optional(Type.Array(InitialEntry, { maxItems: 1000 })),
+});

@@ -240,7 +240,7 @@ export function valueRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             tags: [n.tag, ...TAGS],
             summary: `Delete a custom field of a ${n.type}`,
             params: SlugParams,
-            response: { 204: Type.Null({ description: "No Content" }), ...errorResponses(401, 404, 429) },
+            response: { 204: Type.Null({ description: 'No Content' }), ...errorResponses(401, 404, 429) },
           },
         },
         async (request, reply) => {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { containersByShipmentIds } from '../containers/queries.ts';
 import { containerResources } from '../containers/routes.ts';
+import { customFieldConditions } from '../custom-fields/filter.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
 import {
@@ -173,7 +174,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             tracking_stopped: stopped === undefined ? undefined : stopped === 'true',
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
-            where: customerConditions(qs),
+            where: [...customerConditions(qs), ...customFieldConditions(qs, 's')],
             sort: {
               column: sort.replace('-', '') as 'created_at' | 'updated_at',
               desc: sort.startsWith('-'),

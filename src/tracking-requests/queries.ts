@@ -67,14 +67,14 @@ export function batchedTrackingRequestInsert(
     sql<TrackingRequest>`
         insert into tracking_requests
           (id, account_id, request_number, request_type, scac, ref_numbers, shipment_tags, next_attempt_at,
-           customer_id)
+           customer_id, initial_custom_fields)
         select x.id, x.account_id, x.request_number, x.request_type, x.scac,
                array(select jsonb_array_elements_text(x.ref_numbers)),
                array(select jsonb_array_elements_text(x.shipment_tags)),
-               now(), x.customer_id
+               now(), x.customer_id, x.initial_custom_fields
           from jsonb_to_recordset(${JSON.stringify(rows.map((p) => p.row))}::jsonb)
                as x(id uuid, account_id uuid, request_number text, request_type text, scac text,
-                    ref_numbers jsonb, shipment_tags jsonb, customer_id uuid)
+                    ref_numbers jsonb, shipment_tags jsonb, customer_id uuid, initial_custom_fields jsonb)
         on conflict do nothing
         returning ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(db);
   const settle = (rows: Pending[], inserted: TrackingRequest[]) => {

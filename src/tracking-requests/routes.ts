@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { checkInitialCustomFields } from '../custom-fields/initial.ts';
+import { InitialCustomFieldsSchema } from '../custom-fields/request-schemas.ts';
 import { ApiError, badParameter, notFound } from '../http/errors.ts';
 import { Included, pageLinks, parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, list, PageQuery, query, single, UpdatedAtQuery } from '../http/schemas.ts';
@@ -35,6 +37,8 @@ const CreateBody = Type.Object(
             scac: Type.String({ maxLength: 10 }),
             ref_numbers: Type.Optional(StringList),
             shipment_tags: Type.Optional(StringList),
+            // issue 13 (src/custom-fields/initial.ts).
+            initial_custom_fields: Type.Optional(InitialCustomFieldsSchema),
           },
           { additionalProperties: false },
         ),
@@ -121,8 +125,17 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const input = validateCreate(request.body.data.attributes);
         const customer_id = await customerOf(db, request.accountId, request.body.data.relationships);
+        const initial_custom_fields = await checkInitialCustomFields(
+          db,
+          request.accountId,
+          request.body.data.attributes.initial_custom_fields,
+        );
         try {
-          const tr = await insertTrackingRequest(request.accountId, { ...input, customer_id });
+          const tr = await insertTrackingRequest(request.accountId, {
+            ...input,
+            customer_id,
+            initial_custom_fields,
+          });
           ctx.notifyWork?.('tracking_request');
           return reply.code(201).send({ data: serializeTrackingRequest(tr) });
         } catch (err) {

@@ -11,6 +11,8 @@ export interface CreateInput {
   shipment_tags: string[];
   /** The customer party (issue 13), resolved by src/parties before the insert. */
   customer_id?: string | null;
+  /** Staged custom field values (issue 13), checked by src/custom-fields/initial.ts. */
+  initial_custom_fields?: unknown;
 }
 
 const TYPE_SUPPORT = {
