@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { containersByIds, eventSummaries, type TransportEventRow } from '../containers/queries.ts';
 import { serializeContainer, serializeTransportEvent } from '../containers/serializer.ts';
+import { customFieldResources } from '../custom-fields/payload.ts';
 import type { DB } from '../db/schema.ts';
 import { iso, one, type Resource } from '../http/jsonapi.ts';
 import { portByLocode } from '../reference/data.ts';
@@ -240,6 +241,15 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
       : [],
   ]);
   const records = new Map(accounts);
+  // issue 13: the custom fields of each payload's shipment, container and tracking request.
+  const customFields = await customFieldResources(
+    db,
+    rows.flatMap((n) => [
+      n.shipment_id,
+      n.container_id,
+      n.reference_type === 'tracking_request' ? n.reference_id : null,
+    ]),
+  );
   const estimated = new Map<string, WithVessel<EstimatedEventRow>>(estimatedRows.map((e) => [e.id, e]));
 
   const pieces = new Pieces();
@@ -311,6 +321,12 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
       terminals.push((s.relationships?.pod_terminal?.data as { id: string } | null)?.id ?? null);
     }
     if (n.container_id) add(r.containers.get(n.container_id));
+    for (const id of [
+      n.shipment_id,
+      n.container_id,
+      n.reference_type === 'tracking_request' ? n.reference_id : null,
+    ])
+      for (const cf of (id && customFields.get(id)) || []) add(cf);
     for (const p of portResources(locodes)) add(p);
     for (const t of terminalResources(terminals)) add(t);
     add(vessel);
