@@ -29,6 +29,7 @@ import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { referenceRoutes } from './reference/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
 import { inferRoutes } from './tracking-requests/infer-routes.ts';
@@ -153,6 +154,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(containerEditRoutes(ctx));
       await v2.register(partyRoutes(ctx));
       await v2.register(customFieldRoutes(ctx));
+      await v2.register(searchRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
       await v2.register(routingRoutes(ctx));
     },

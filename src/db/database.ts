@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -187,7 +188,9 @@ function preparing(pool: pg.Pool): pg.Pool {
 /** Embedded PGlite; `dataDir` null = in memory (tests). */
 export async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  // pg_trgm ships with PGlite as a contrib extension: the search indexes (migrations/0033) use it.
+  const extensions = { pg_trgm };
+  const pglite = dataDir ? new PGlite(dataDir, { extensions }) : new PGlite({ extensions });
   await pglite.waitReady;
   const dialect = new PGliteDialect({ pglite });
   // PGlite is one connection. Kysely's PGlite driver hands that connection to every caller at
