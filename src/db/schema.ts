@@ -27,7 +27,8 @@ export interface TrackingRequestsTable {
   account_id: string;
   request_number: string;
   request_type: string;
-  scac: string;
+  /** Null while auto_detect_vocc_scac has not decided it yet (migrations/0034). */
+  scac: string | null;
   ref_numbers: Generated<string[]>;
   shipment_tags: Generated<string[]>;
   status: Generated<string>;

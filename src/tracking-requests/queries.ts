@@ -9,7 +9,7 @@ export interface TrackingRequest {
   id: string;
   request_number: string;
   request_type: string;
-  scac: string;
+  scac: string | null;
   ref_numbers: string[];
   shipment_tags: string[];
   status: string;

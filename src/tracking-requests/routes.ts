@@ -34,7 +34,9 @@ const CreateBody = Type.Object(
               { description: 'The kind of number.' },
             ),
             request_number: Type.String({ maxLength: 100 }),
-            scac: Type.String({ maxLength: 10 }),
+            // Required unless auto_detect_vocc_scac is true (validate.ts).
+            scac: Type.Optional(Type.String({ maxLength: 10 })),
+            auto_detect_vocc_scac: Type.Optional(Type.Boolean()),
             ref_numbers: Type.Optional(StringList),
             shipment_tags: Type.Optional(StringList),
             // issue 13 (src/custom-fields/initial.ts).
