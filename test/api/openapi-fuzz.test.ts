@@ -70,7 +70,9 @@ for (const engine of ENGINES) {
       };
       const partyId = await post('/v2/parties', { data: { attributes: { company_name: 'Fuzz Co' } } });
       const definitionId = await post('/v2/custom_field_definitions', {
-        data: { attributes: { entity_type: 'Shipment', api_slug: 'fuzz', display_name: 'F', data_type: 'enum' } },
+        data: {
+          attributes: { entity_type: 'Shipment', api_slug: 'fuzz', display_name: 'F', data_type: 'enum' },
+        },
       });
       const optionId = await post(`/v2/custom_field_definitions/${definitionId}/options`, {
         data: { attributes: { label: 'A', value: 'a' } },
