@@ -20,7 +20,8 @@ export const FORBIDDEN: Record<string, string[]> = {
 };
 
 /** Files and folders allowed to import fastify (the HTTP edge). */
-const FASTIFY_EDGE = [/^src\/app\.ts$/, /^src\/main\.ts$/, /^src\/http\//, /\/routes(\/|\.ts$)/, /^src\/console\//, /^src\/mcp\//];
+// Route files: `routes.ts`, `<role>-routes.ts`, or anything under a `routes/` folder.
+const FASTIFY_EDGE = [/^src\/app\.ts$/, /^src\/main\.ts$/, /^src\/http\//, /[/-]routes(\/|\.ts$)/, /^src\/console\//, /^src\/mcp\//];
 
 export interface Report {
   cycles: string[][];

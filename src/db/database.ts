@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -206,7 +207,9 @@ export async function openPglite(
   opts: { gate?: Gate; onPglite?: (pglite: PGlite) => void } = {},
 ): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  // pg_trgm ships with PGlite as a contrib extension: the search indexes (migrations/0033) use it.
+  const extensions = { pg_trgm };
+  const pglite = dataDir ? new PGlite(dataDir, { extensions }) : new PGlite({ extensions });
   await pglite.waitReady;
   opts.onPglite?.(pglite);
   const gate = opts.gate ?? new Gate();

@@ -27,7 +27,8 @@ export interface TrackingRequestsTable {
   account_id: string;
   request_number: string;
   request_type: string;
-  scac: string;
+  /** Null while auto_detect_vocc_scac has not decided it yet (migrations/0034). */
+  scac: string | null;
   ref_numbers: Generated<string[]>;
   shipment_tags: Generated<string[]>;
   status: Generated<string>;
@@ -42,6 +43,10 @@ export interface TrackingRequestsTable {
   lease_expires_at: Timestamp | null;
   last_attempt_at: Timestamp | null;
   awaiting_manifest_since: Timestamp | null;
+  /** The party named in relationships.customer (migrations/0030). */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Staged custom field values (migrations/0031), JSON. */
+  initial_custom_fields: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface RateLimitCountsTable {
@@ -74,6 +79,8 @@ export interface ShipmentsTable {
   ref_numbers: Defaulted<string[]>;
   tags: Defaulted<string[]>;
   customer_name: string | null;
+  /** The party of the tracking request that created it (migrations/0030). */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   port_of_lading_locode: string | null;
   port_of_discharge_locode: string | null;
   destination_locode: string | null;
@@ -104,6 +111,54 @@ export interface ShipmentsTable {
   refresh_failures: Defaulted<number>;
   lease_owner: string | null;
   lease_expires_at: TsNull;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface PartiesTable {
+  id: string;
+  account_id: string;
+  company_name: string;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+
+export interface CustomFieldDefinitionsTable {
+  id: string;
+  account_id: string;
+  entity_type: string;
+  api_slug: string;
+  display_name: string;
+  description: string | null;
+  data_type: string;
+  reference_type: string | null;
+  validation: Json;
+  default_format: string | null;
+  default_value: Json;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface CustomFieldOptionsTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  label: string;
+  value: string;
+  position: number | null;
+  created_at: Defaulted<Date>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface CustomFieldValuesTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  entity_type: string;
+  entity_id: string;
+  value: Json;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
 }
@@ -267,6 +322,10 @@ export interface DB {
   vessels: VesselsTable;
   shipments: ShipmentsTable;
   containers: ContainersTable;
+  parties: PartiesTable;
+  custom_field_definitions: CustomFieldDefinitionsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  custom_field_values: CustomFieldValuesTable;
   transport_events: TransportEventsTable;
   estimated_events: EstimatedEventsTable;
   raw_events: RawEventsTable;

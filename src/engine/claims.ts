@@ -11,7 +11,8 @@ export interface ClaimedRequest {
   account_id: string;
   request_number: string;
   request_type: 'bill_of_lading' | 'booking_number' | 'container';
-  scac: string;
+  /** Null until auto_detect_vocc_scac has decided it (detect-scac.ts). */
+  scac: string | null;
   retry_count: number | null;
   awaiting_manifest_since: Date | null;
   ref_numbers: string[];

@@ -6,6 +6,7 @@ import { lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedRequest } from './claims.ts';
 import type { EngineDeps } from './deps.ts';
+import { resolveScac } from './detect-scac.ts';
 import { answerFingerprint } from './fingerprint.ts';
 import { decideRequest } from './lifecycle.ts';
 import { lookup, readFound, recordsOf } from './lookup.ts';
@@ -14,7 +15,10 @@ import { lookup, readFound, recordsOf } from './lookup.ts';
 // reuse the account's shipment and write the first snapshot.
 
 /** One attempt at a pending or awaiting-manifest tracking request. */
-export async function processTrackingRequest(deps: EngineDeps, tr: ClaimedRequest): Promise<void> {
+export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedRequest): Promise<void> {
+  const resolved = await resolveScac(deps, claimed);
+  if (!resolved) return;
+  const tr = resolved as ClaimedRequest & { scac: string };
   const raw = await lookup(deps, tr.scac, tr.request_type, tr.request_number);
   const { result, snapshot } = readFound(raw, tr.request_type, tr.request_number);
   const now = deps.now?.() ?? new Date();
@@ -121,7 +125,10 @@ export async function processTrackingRequest(deps: EngineDeps, tr: ClaimedReques
 }
 
 /** The account's shipment for this number: created, or reused (and resumed) from an earlier request. */
-async function linkShipment(tx: Kysely<DB>, tr: ClaimedRequest): Promise<{ id: string; created: boolean }> {
+async function linkShipment(
+  tx: Kysely<DB>,
+  tr: ClaimedRequest & { scac: string },
+): Promise<{ id: string; created: boolean }> {
   const existing = await tx
     .selectFrom('shipments')
     .select(['id', 'line_tracking_stopped_at'])

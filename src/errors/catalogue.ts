@@ -191,6 +191,29 @@ const ERRORS_BY_CODE = {
     status: 422,
     meaning: 'The document_type_manual is not one of the types GET /v2/documents/types lists.',
   },
+  // Custom fields and parties.
+  taken: {
+    status: 422,
+    meaning:
+      'The value must be unique in the account and is already used (an api_slug, an option value, a party name).',
+  },
+  invalid_format: {
+    status: 422,
+    meaning:
+      'The value does not have the required format (an api_slug is lower-case letters, digits and underscores).',
+  },
+  invalid_data_type: {
+    status: 422,
+    meaning: 'The data_type is not one of the custom field types the reference lists.',
+  },
+  in_use: {
+    status: 422,
+    meaning: 'The option is still the value of a custom field; change those values first.',
+  },
+  invalid_entity: {
+    status: 422,
+    meaning: 'The custom field definition belongs to another entity type than the resource it is set on.',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERRORS_BY_CODE;

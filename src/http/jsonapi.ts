@@ -5,12 +5,20 @@ import { parseDateTime } from './date-time.ts';
 // Request parsing shared by JSON:API routes: page, include and date parameters. A bad value is a
 // 400 naming the parameter. Building documents is src/jsonapi/document.ts.
 
-function positiveInt(parameter: string, raw: string | undefined, fallback: number, max: number): number {
+function positiveInt(
+  parameter: string,
+  raw: string | undefined,
+  fallback: number,
+  max: number,
+  cap = false,
+): number {
   if (raw === undefined) return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
     throw badParameter(parameter, `${parameter} must be a positive integer, got "${raw}".`);
   }
   const n = Number(raw);
+  // The reference caps an oversized page instead of rejecting it; the links show the real size.
+  if (n > max && cap) return max;
   if (n > max) throw badParameter(parameter, `${parameter} must be at most ${max}, got ${n}.`);
   return n;
 }
@@ -18,7 +26,7 @@ function positiveInt(parameter: string, raw: string | undefined, fallback: numbe
 export function parsePage(query: Record<string, string | undefined>): Page {
   return {
     number: positiveInt('page[number]', query['page[number]'], 1, 1_000_000),
-    size: positiveInt('page[size]', query['page[size]'], DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    size: positiveInt('page[size]', query['page[size]'], DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, true),
   };
 }
 

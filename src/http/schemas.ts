@@ -30,7 +30,10 @@ export const IdParams = Type.Object({ id: Type.String() });
 export const PageQuery = {
   'page[number]': Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'Page number, from 1.' })),
   'page[size]': Type.Optional(
-    Type.String({ pattern: '^[0-9]+$', description: 'Page size, 1..100 (default 30).' }),
+    Type.String({
+      pattern: '^[0-9]+$',
+      description: 'Page size (default 30); values above 100 are capped to 100.',
+    }),
   ),
 };
 
@@ -43,4 +46,8 @@ export const UpdatedAtQuery = {
   ),
 };
 
-export const query = (props: Record<string, TSchema>) => Type.Object(props, { additionalProperties: false });
+/**
+ * A query-string schema. Unknown parameters are ignored, as the reference service does (its
+ * clients send parameters we may not know); known ones stay strictly validated.
+ */
+export const query = (props: Record<string, TSchema>) => Type.Object(props, { additionalProperties: true });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
@@ -116,6 +116,8 @@ export interface ShipmentFilter {
   updated_start?: Date;
   updated_end?: Date;
   sort: { column: 'created_at' | 'updated_at'; desc: boolean };
+  /** Conditions on `s` built by other modules (customer, custom field values: issue 13). */
+  where?: Array<Expression<SqlBool>>;
 }
 
 const compact = (s: string) => s.replace(/\s+/g, '').toUpperCase();
@@ -159,6 +161,7 @@ export async function listShipments(
   }
   if (f.updated_start) q = q.where('s.updated_at', '>=', f.updated_start);
   if (f.updated_end) q = q.where('s.updated_at', '<=', f.updated_end);
+  for (const w of f.where ?? []) q = q.where(w);
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
     q

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
+import { customFieldConditions } from '../custom-fields/filter.ts';
 import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
 import { pageLinks } from '../jsonapi/document.ts';
 import { list, single } from '../jsonapi/schemas.ts';
+import { customerConditions } from '../parties/filter.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
 import {
@@ -51,6 +53,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             trackingStopped: qs['filter[tracking_stopped]'] as 'true' | 'false' | undefined,
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+            where: [...customerConditions(qs), ...customFieldConditions(qs, 's')],
             sort,
           },
           page,

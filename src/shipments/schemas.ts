@@ -61,6 +61,7 @@ export const ListQuery = query({
       description: 'true: only stopped shipments; false: only those still tracked.',
     }),
   ),
+  'filter[customer_id]': Type.Optional(Type.String({ description: 'Only the shipments of this party.' })),
   include: IncludeQuery,
   sort: Type.Optional(Type.String({ description: `One of ${SORTS.join(', ')} (default -created_at).` })),
 });

@@ -45,6 +45,8 @@ export async function listShipmentsOf(
     updated_start?: Date;
     updated_end?: Date;
     sort: ShipmentSort;
+    /** Conditions on `s` built by other modules (customer, custom field values). */
+    where?: ShipmentFilter['where'];
   },
   page: Page,
   include: Set<string>,
@@ -60,6 +62,7 @@ export async function listShipmentsOf(
       updated_start: input.updated_start,
       updated_end: input.updated_end,
       sort: input.sort,
+      where: input.where,
     },
     page,
   );

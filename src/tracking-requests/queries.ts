@@ -9,7 +9,7 @@ export interface TrackingRequest {
   id: string;
   request_number: string;
   request_type: string;
-  scac: string;
+  scac: string | null;
   ref_numbers: string[];
   shipment_tags: string[];
   status: string;
@@ -20,6 +20,7 @@ export interface TrackingRequest {
   created_at: Date;
   updated_at: Date;
   next_attempt_at: Date | null;
+  customer_id?: string | null;
 }
 
 const COLUMNS = [
@@ -37,6 +38,7 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'next_attempt_at',
+  'customer_id',
 ] as const;
 
 /** The partial unique index refused the row: the same number is already pending or tracked. */
@@ -64,14 +66,15 @@ export function batchedTrackingRequestInsert(
   const insert = (rows: Pending[]) =>
     sql<TrackingRequest>`
         insert into tracking_requests
-          (id, account_id, request_number, request_type, scac, ref_numbers, shipment_tags, next_attempt_at)
+          (id, account_id, request_number, request_type, scac, ref_numbers, shipment_tags, next_attempt_at,
+           customer_id, initial_custom_fields)
         select x.id, x.account_id, x.request_number, x.request_type, x.scac,
                array(select jsonb_array_elements_text(x.ref_numbers)),
                array(select jsonb_array_elements_text(x.shipment_tags)),
-               now()
+               now(), x.customer_id, x.initial_custom_fields
           from jsonb_to_recordset(${JSON.stringify(rows.map((p) => p.row))}::jsonb)
                as x(id uuid, account_id uuid, request_number text, request_type text, scac text,
-                    ref_numbers jsonb, shipment_tags jsonb)
+                    ref_numbers jsonb, shipment_tags jsonb, customer_id uuid, initial_custom_fields jsonb)
         on conflict do nothing
         returning ${sql.join(COLUMNS.map((c) => sql.ref(c)))}`.execute(db);
   const settle = (rows: Pending[], inserted: TrackingRequest[]) => {

@@ -46,9 +46,11 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const tr = await createTrackingRequest(
+          db,
           insertTrackingRequest,
           request.accountId,
           request.body.data.attributes,
+          request.body.data.relationships,
         );
         ctx.notifyWork?.('tracking_request');
         return reply.code(201).send({ data: serializeTrackingRequest(tr) });
@@ -83,7 +85,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
             sort,
-            includeTrackedObject: include.has('tracked_object'),
+            includeTrackedObject: include.has('tracked_object') || include.has('shipment'),
           },
           page,
         );
@@ -116,7 +118,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           db,
           request.accountId,
           request.params.id,
-          include.has('tracked_object'),
+          include.has('tracked_object') || include.has('shipment'),
         );
         return { data: serializeTrackingRequest(row), ...(include.size ? { included } : {}) };
       },

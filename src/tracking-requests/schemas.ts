@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { InitialCustomFieldsSchema } from '../custom-fields/request-schemas.ts';
 import { PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
 import { Nullable } from '../jsonapi/schemas.ts';
 import { STATUSES } from './serializer.ts';
@@ -23,11 +24,28 @@ export const CreateBody = Type.Object(
               { description: 'The kind of number.' },
             ),
             request_number: Type.String({ maxLength: 100 }),
-            scac: Type.String({ maxLength: 10 }),
+            // Required unless auto_detect_vocc_scac is true (validate.ts).
+            scac: Type.Optional(Type.String({ maxLength: 10 })),
+            auto_detect_vocc_scac: Type.Optional(Type.Boolean()),
             ref_numbers: Type.Optional(StringList),
             shipment_tags: Type.Optional(StringList),
+            // Applied to the shipment (and containers) once they appear (src/custom-fields/initial.ts).
+            initial_custom_fields: Type.Optional(InitialCustomFieldsSchema),
           },
           { additionalProperties: false },
+        ),
+        // The customer party (src/parties).
+        relationships: Type.Optional(
+          Type.Object({
+            customer: Type.Optional(
+              Type.Object({
+                data: Type.Union([
+                  Type.Object({ id: Type.String({ maxLength: 100 }), type: Type.Optional(Type.String()) }),
+                  Type.Null(),
+                ]),
+              }),
+            ),
+          }),
         ),
       },
       { additionalProperties: false },
@@ -59,7 +77,8 @@ export const PatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const INCLUDES = ['tracked_object'] as const;
+// `shipment` is the reference's other name for tracked_object (its document allows both).
+export const INCLUDES = ['tracked_object', 'shipment'] as const;
 
 export const ListQuery = query({
   ...PageQuery,

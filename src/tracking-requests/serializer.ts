@@ -28,7 +28,7 @@ export const TrackingRequestSchema = resourceSchema(
       Type.Literal('booking_number'),
       Type.Literal('container'),
     ]),
-    scac: Type.String(),
+    scac: Nullable(Type.String({ description: 'Null until auto_detect_vocc_scac has decided it.' })),
     ref_numbers: Type.Array(Type.String()),
     tags: Type.Array(Type.String()),
     shipment_tags: Type.Array(Type.String()),
@@ -66,7 +66,7 @@ export function serializeTrackingRequest(tr: TrackingRequest): Resource {
     },
     relationships: {
       tracked_object: one('shipment', tr.shipment_id),
-      customer: { data: null },
+      customer: one('party', tr.customer_id),
     },
     links: selfLink(`/tracking_requests/${tr.id}`),
   };

@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
+import { checkInitialCustomFields } from '../custom-fields/initial.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
+import { customerOf } from '../parties/service.ts';
 import { allShippingLines } from '../reference/data.ts';
+import { type Inference, inferNumber } from '../reference/infer.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
-import { type Inference, inferNumber } from './infer.ts';
 import {
   type batchedTrackingRequestInsert,
   DuplicateTrackingRequest,
@@ -25,13 +27,21 @@ export type TrackingRequestInsert = ReturnType<typeof batchedTrackingRequestInse
 
 /** Creates a tracking request; a pending or tracking one for the same number and line is a 422. */
 export async function createTrackingRequest(
+  db: Kysely<DB>,
   insert: TrackingRequestInsert,
   accountId: string,
-  attributes: Parameters<typeof validateCreate>[0],
+  attributes: Parameters<typeof validateCreate>[0] & { initial_custom_fields?: unknown },
+  relationships?: Parameters<typeof customerOf>[2],
 ): Promise<TrackingRequest> {
   const input = validateCreate(attributes);
+  const customer_id = await customerOf(db, accountId, relationships);
+  const initial_custom_fields = await checkInitialCustomFields(
+    db,
+    accountId,
+    attributes.initial_custom_fields as Parameters<typeof checkInitialCustomFields>[2],
+  );
   try {
-    return await insert(accountId, input);
+    return await insert(accountId, { ...input, customer_id, initial_custom_fields });
   } catch (err) {
     if (err instanceof DuplicateTrackingRequest) {
       throw new ApiError(422, [

@@ -6,9 +6,14 @@ import { checkContainerNumber } from '../util/iso6346.ts';
 export interface CreateInput {
   request_type: NumberType;
   request_number: string;
-  scac: string;
+  /** Null with auto_detect_vocc_scac: the engine infers it (src/engine/detect-scac.ts). */
+  scac: string | null;
   ref_numbers: string[];
   shipment_tags: string[];
+  /** The customer party (issue 13), resolved by src/parties before the insert. */
+  customer_id?: string | null;
+  /** Staged custom field values (issue 13), checked by src/custom-fields/initial.ts. */
+  initial_custom_fields?: unknown;
 }
 
 const TYPE_SUPPORT = {
@@ -32,7 +37,8 @@ const P = '/data/attributes';
 export function validateCreate(attrs: {
   request_type: NumberType;
   request_number: string;
-  scac: string;
+  scac?: string;
+  auto_detect_vocc_scac?: boolean;
   ref_numbers?: string[];
   shipment_tags?: string[];
 }): CreateInput {
@@ -64,9 +70,13 @@ export function validateCreate(attrs: {
     });
   }
 
-  const scacRaw = attrs.scac.trim().toUpperCase();
+  const scacRaw = (attrs.scac ?? '').trim().toUpperCase();
   const line = scacRaw === '' ? undefined : shippingLineByScac(scacRaw);
-  if (scacRaw === '') {
+  // issue 13: without a SCAC, auto_detect_vocc_scac leaves it to the engine.
+  const detect = scacRaw === '' && attrs.auto_detect_vocc_scac === true;
+  if (detect) {
+    // nothing to check yet
+  } else if (scacRaw === '') {
     errors.push({ source: { pointer: `${P}/scac` }, detail: "Scac can't be blank", code: 'blank' });
   } else if (!line) {
     errors.push({
@@ -100,7 +110,7 @@ export function validateCreate(attrs: {
   return {
     request_type: attrs.request_type,
     request_number: number,
-    scac: line!.scac,
+    scac: detect ? null : line!.scac,
     ref_numbers: dedupe(attrs.ref_numbers ?? []),
     shipment_tags: dedupe(attrs.shipment_tags ?? []),
   };

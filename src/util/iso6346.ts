@@ -1,5 +1,5 @@
 // ISO 6346 freight container numbers, the one implementation: create validation
-// (tracking-requests/validate.ts), number inference (tracking-requests/infer.ts), the carrier
+// (tracking-requests/validate.ts), number inference (reference/infer.ts), the carrier
 // adapters, the engine and the simulator (sim/ imports this file: it is pure, no imports).
 //
 // A number is a 3-letter owner code, an equipment category letter, a 6-digit serial and a check

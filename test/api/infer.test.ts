@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { allShippingLines } from '../../src/reference/data.ts';
-import { inferNumber } from '../../src/tracking-requests/infer.ts';
+import { inferNumber } from '../../src/reference/infer.ts';
 import { checkDigit } from '../../src/util/iso6346.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';

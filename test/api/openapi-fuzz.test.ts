@@ -62,6 +62,25 @@ for (const engine of ENGINES) {
       assert.equal(tr.status, 201, tr.text);
       assert.equal(hook.status, 201, hook.text);
       const seeded = await seedShipment(t.database.db, t.accountId);
+      // Records of the issue-13 resources (parties, custom fields), so their ids can hit too.
+      const post = async (path: string, body: unknown) => {
+        const res = await t.request('POST', path, { body });
+        assert.equal(res.status, 201, res.text);
+        return res.body.data.id as string;
+      };
+      const partyId = await post('/v2/parties', { data: { attributes: { company_name: 'Fuzz Co' } } });
+      const definitionId = await post('/v2/custom_field_definitions', {
+        data: {
+          attributes: { entity_type: 'Shipment', api_slug: 'fuzz', display_name: 'F', data_type: 'enum' },
+        },
+      });
+      const optionId = await post(`/v2/custom_field_definitions/${definitionId}/options`, {
+        data: { attributes: { label: 'A', value: 'a' } },
+      });
+      const valueId = await post(`/v2/shipments/${seeded.shipmentId}/custom_fields`, {
+        data: { attributes: { api_slug: 'fuzz', value: 'a' } },
+      });
+      ids.push(partyId, definitionId, optionId, valueId, 'fuzz');
       ids.push(
         tr.body.data.id,
         hook.body.data.id,

@@ -235,10 +235,8 @@ for (const engine of ENGINES) {
         ['sort=number', 'sort'],
         ['filter[tracking_stopped]=maybe', 'filter[tracking_stopped]'],
         ['filter[updated_at][start]=yesterday', 'filter[updated_at][start]'],
-        ['page[size]=101', 'page[size]'],
+        ['page[size]=abc', 'page[size]'],
         ['page[number]=0', 'page[number]'],
-        ['colour=red', 'colour'],
-        ['filter[status]=created', 'filter[status]'],
       ];
       for (const [qs, parameter] of cases) {
         const res = await t.request('GET', `/v2/shipments?${qs}`);
@@ -247,8 +245,9 @@ for (const engine of ENGINES) {
       }
       const one = await t.request('GET', `/v2/shipments/${a1.shipmentId}?include=vessel`);
       assert.equal(one.status, 400);
-      const extra = await t.request('GET', `/v2/shipments/${a1.shipmentId}?page[size]=2`);
-      assert.equal(extra.status, 400);
+      // Unknown parameters are ignored, as the reference does.
+      const extra = await t.request('GET', `/v2/shipments/${a1.shipmentId}?page[size]=2&colour=red`);
+      assert.equal(extra.status, 200);
     });
 
     test('patch edits ref_numbers and tags; tags must be unique; nothing else is editable', async () => {

@@ -93,12 +93,12 @@ for (const engine of ENGINES) {
           await page.getByRole('heading', { name: 'Shipments' }).waitFor();
 
           // Search by a container number, then for something that is not there.
-          await page.getByLabel('Search').fill(f.containerNumbers[0]!);
+          await page.getByRole('searchbox', { name: 'Search' }).fill(f.containerNumbers[0]!);
           await page.getByRole('button', { name: 'Search' }).click();
           await page.waitForURL(/q=/);
           await row.waitFor();
-          await page.getByLabel('Search').fill('NOPE0000000');
-          await page.getByLabel('Search').press('Enter');
+          await page.getByRole('searchbox', { name: 'Search' }).fill('NOPE0000000');
+          await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
           await page.getByText('No shipment has the number “NOPE0000000”.').waitFor();
           await page.getByRole('button', { name: 'Clear' }).click();
 

@@ -7,7 +7,7 @@ import { after, before, describe, it, test } from 'node:test';
 import { lookupNumber } from '../../sim/library.ts';
 import { isValidContainerNumber as adapterAccepts } from '../../src/carriers/dcsa/adapter.ts';
 import { allShippingLines } from '../../src/reference/data.ts';
-import { inferNumber } from '../../src/tracking-requests/infer.ts';
+import { inferNumber } from '../../src/reference/infer.ts';
 import { checkContainerNumber, checkDigit, containerNumber } from '../../src/util/iso6346.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';

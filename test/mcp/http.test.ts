@@ -79,16 +79,22 @@ for (const engine of ENGINES) {
     test('search_container finds only the caller’s shipment and containers', async () => {
       const r = await call(client, 'search_container', { query: 'TEST-TR-SUCCEEDED', intent: 'find it' });
       assert.ok(!r.isError, r.text);
+      // The server has GET /v2/search (issue 13), so the tool answers its ranked results: the
+      // shipment by its number, and each container by its own.
       assert.deepEqual(
-        r.data.shipments.map((s: any) => s.id),
-        [mine.shipmentId],
+        r.data.results.map((s: any) => [s.type, s.id]),
+        [['shipment', mine.shipmentId]],
       );
-      assert.deepEqual(
-        r.data.shipments[0].containers.map((c: any) => c.id).sort(),
-        [...mine.containerIds].sort(),
-      );
-      assert.match(r.text, /Shipment TEST-TR-SUCCEEDED/);
+      assert.match(r.text, /shipment TEST-TR-SUCCEEDED/);
       assert.ok(!r.text.includes(theirs.shipmentId));
+      for (const [i, id] of mine.containerIds.entries()) {
+        const number = (await t.request('GET', `/v2/containers/${id}`)).body.data.attributes.number;
+        const byBox = await call(client, 'search_container', { query: number, intent: `box ${i}` });
+        assert.deepEqual(
+          byBox.data.results.map((x: any) => [x.type, x.id]),
+          [['cargo', id]],
+        );
+      }
     });
 
     test('get_container, get_shipment_details, events and route on sandbox data', async () => {

@@ -69,12 +69,12 @@ for (const engine of ENGINES) {
         request_number: 'hlcu sha 1234567',
         scac: 'hlcu',
       };
-      const tr = await createTrackingRequest(insert, accountId, attrs);
+      const tr = await createTrackingRequest(db, insert, accountId, attrs);
       assert.equal(tr.request_number, 'HLCUSHA1234567');
       assert.equal(tr.status, 'pending');
-      await rejectsWith(() => createTrackingRequest(insert, accountId, attrs), 422, 'duplicate');
+      await rejectsWith(() => createTrackingRequest(db, insert, accountId, attrs), 422, 'duplicate');
       // Another account may track the same number.
-      await createTrackingRequest(insert, otherId, attrs);
+      await createTrackingRequest(db, insert, otherId, attrs);
 
       assert.equal((await getTrackingRequest(db, accountId, tr.id, false)).row.id, tr.id);
       await rejectsWith(() => getTrackingRequest(db, otherId, tr.id, false), 404);

@@ -1,4 +1,11 @@
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { paged, total } from '../../db/paged.ts';
 import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -139,6 +146,8 @@ export interface ContainerFilter {
   updated_start?: Date;
   updated_end?: Date;
   sort: { column: 'created_at' | 'updated_at'; desc: boolean };
+  /** Conditions on `c` built by other modules (custom field values: issue 13). */
+  where?: Array<Expression<SqlBool>>;
 }
 
 export async function listContainers(
@@ -154,7 +163,7 @@ export async function listContainers(
     if (f.number) and.push(eb('c.number', '=', f.number));
     if (f.updated_start) and.push(eb('c.updated_at', '>=', f.updated_start));
     if (f.updated_end) and.push(eb('c.updated_at', '<=', f.updated_end));
-    return eb.and(and);
+    return eb.and([...and, ...(f.where ?? [])]);
   };
   const rowsQ = containersWithShipment(db, accountId).where(where);
   const countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId).where(where);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
+import { customFieldConditions } from '../../custom-fields/filter.ts';
 import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
@@ -61,6 +62,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
             updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
             sort,
+            where: customFieldConditions(qs, 'c'),
           },
           page,
           include,

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { customFieldResources } from '../../custom-fields/payload.ts';
 import type { DB } from '../../db/schema.ts';
 import { documentEventResources, representationOf } from '../../documents/webhook-include.ts';
 import { iso, one, type Resource } from '../../jsonapi/document.ts';
@@ -249,6 +250,15 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
       : [],
   ]);
   const records = new Map(accounts);
+  // issue 13: the custom fields of each payload's shipment, container and tracking request.
+  const customFields = await customFieldResources(
+    db,
+    rows.flatMap((n) => [
+      n.shipment_id,
+      n.container_id,
+      n.reference_type === 'tracking_request' ? n.reference_id : null,
+    ]),
+  );
   const estimated = new Map<string, WithVessel<EstimatedEventRow>>(estimatedRows.map((e) => [e.id, e]));
 
   const pieces = new Pieces();
@@ -346,6 +356,12 @@ export async function renderRows(db: Kysely<DB>, rows: NotificationRow[]): Promi
       terminals.push((s.relationships?.pod_terminal?.data as { id: string } | null)?.id ?? null);
     }
     if (n.container_id) add(r.containers.get(n.container_id));
+    for (const id of [
+      n.shipment_id,
+      n.container_id,
+      n.reference_type === 'tracking_request' ? n.reference_id : null,
+    ])
+      for (const cf of (id && customFields.get(id)) || []) add(cf);
     for (const p of portResources(locodes)) add(p);
     for (const t of terminalResources(terminals)) add(t);
     add(vessel);

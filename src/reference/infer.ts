@@ -8,8 +8,8 @@
 //  3. All digits with no prefix: a booking number (carriers print bookings as plain numbers).
 //     Letters and digits with no known prefix: a bill of lading, line unknown.
 
-import type { ShippingLine } from '../reference/data.ts';
 import { checkContainerNumber, hasContainerShape } from '../util/iso6346.ts';
+import type { ShippingLine } from './data.ts';
 
 export type InferNumberType = 'container' | 'bill_of_lading' | 'booking';
 

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
+import { ENGINES } from '../helpers/db.ts';
+import { type SeededShipment, seedShipment } from '../helpers/seed.ts';
+
+// Issue 13 (3): GET /v2/search through HTTP, on both engines (pg_trgm on each).
+
+for (const engine of ENGINES) {
+  describe(`search [${engine}]`, () => {
+    let t: TestApp;
+    let a: SeededShipment;
+    let b: SeededShipment;
+    let pendingId: string;
+    before(async () => {
+      t = await startTestApp(engine);
+      a = await seedShipment(t.database.db, t.accountId, {
+        number: 'MEDUSRCH0001',
+        scac: 'MSCU',
+        containers: ['MSCU1234566', 'TGHU1234563'],
+        refNumbers: ['PO-Alpha-77'],
+        tags: ['Frozen'],
+      });
+      b = await seedShipment(t.database.db, t.accountId, { number: 'MEDUSRCH00012' });
+      const tr = await t.request('POST', '/v2/tracking_requests', {
+        body: trBody({
+          request_type: 'booking_number',
+          request_number: 'SRCHBOOK99',
+          scac: 'MSCU',
+          ref_numbers: ['PO-Alpha-88'],
+        }),
+      });
+      assert.equal(tr.status, 201, tr.text);
+      pendingId = tr.body.data.id;
+    });
+    after(() => t.close());
+
+    const find = async (q: string, key?: string) => {
+      const res = await t.request('GET', `/v2/search?query=${encodeURIComponent(q)}`, key ? { key } : {});
+      assert.equal(res.status, 200, res.text);
+      return res.body.data as any[];
+    };
+
+    test('a B/L finds its shipment first (exact before partial), not the request that created it', async () => {
+      const hits = await find('medusrch0001');
+      assert.deepEqual(
+        hits.map((h) => [h.type, h.id]),
+        [
+          ['shipment', a.shipmentId],
+          ['shipment', b.shipmentId],
+        ],
+      );
+      const s = hits[0].attributes;
+      assert.equal(s.entity_type, 'shipment');
+      assert.equal(s.number, 'MEDUSRCH0001');
+      assert.equal(s.containers_count, 2);
+      assert.equal(s.tracking_stopped, false);
+      assert.deepEqual(s.ref_numbers, ['PO-Alpha-77']);
+      assert.equal(s.shipment_id, null);
+    });
+
+    test('containers are cargo with their shipment; prefix and partial matching', async () => {
+      const hits = await find('mscu12345');
+      assert.equal(hits[0].type, 'cargo');
+      assert.equal(hits[0].attributes.number, 'MSCU1234566');
+      assert.equal(hits[0].attributes.shipment_id, a.shipmentId);
+      assert.equal(hits[0].attributes.scac, 'MSCU');
+      const partial = await find('1234563');
+      assert.deepEqual(
+        partial.map((h) => h.attributes.number),
+        ['TGHU1234563'],
+      );
+    });
+
+    test('reference numbers, tags, custom field values; shipments before requests', async () => {
+      const refs = await find('po-alpha');
+      assert.deepEqual(
+        refs.map((h) => [h.type, h.id]),
+        [
+          ['shipment', a.shipmentId],
+          ['tracking_request', pendingId],
+        ],
+      );
+      assert.equal(refs[1].attributes.status, 'pending');
+      assert.deepEqual(
+        (await find('FROZ')).map((h) => h.id),
+        [a.shipmentId],
+      );
+      const def = await t.request('POST', '/v2/custom_field_definitions', {
+        body: {
+          data: {
+            attributes: {
+              entity_type: 'Container',
+              api_slug: 'po',
+              display_name: 'PO',
+              data_type: 'short_text',
+            },
+          },
+        },
+      });
+      assert.equal(def.status, 201);
+      await t.request('POST', `/v2/containers/${b.containerIds[0]}/custom_fields`, {
+        body: { data: { attributes: { api_slug: 'po', value: 'Widget-Order-5' } } },
+      });
+      assert.deepEqual(
+        (await find('widget-order')).map((h) => [h.type, h.id]),
+        [['cargo', b.containerIds[0]]],
+      );
+      assert.deepEqual(await find('100%_'), []);
+    });
+
+    test("only the caller's account; a missing or blank query is a 400; at most 25", async () => {
+      const other = await t.newAccount();
+      assert.deepEqual(await find('MEDUSRCH', other.key), []);
+      for (const qs of ['', '?query=', '?query=%20%20', `?query=${'x'.repeat(201)}`]) {
+        const res = await t.request('GET', `/v2/search${qs}`);
+        assert.equal(res.status, 400, qs);
+        assert.equal(res.body.errors[0].source.parameter, 'query');
+      }
+      for (let i = 0; i < 27; i++) {
+        await seedShipment(t.database.db, t.accountId, { number: `MANYHIT${i}`, containers: [] });
+      }
+      assert.equal((await find('manyhit')).length, 25);
+    });
+  });
+}

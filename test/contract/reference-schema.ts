@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import AjvModule, { type ValidateFunction } from 'ajv';
+import formatsModule from 'ajv-formats';
+
+// Both packages are CommonJS with their class/function on `default`.
+const Ajv = (AjvModule as any).default ?? AjvModule;
+const addFormats = (formatsModule as any).default ?? formatsModule;
+
+// The reference document (../shared/reference/openapi.json, OpenAPI 3.0) as JSON Schema for ajv:
+// `nullable` becomes a null branch; examples and other annotations are ignored.
+
+export interface RefOperation {
+  method: string;
+  path: string;
+  tags: string[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+const REFERENCE = new URL('../../../../shared/reference/openapi.json', import.meta.url);
+
+export function loadReference(path: string | URL = REFERENCE) {
+  const doc = JSON.parse(readFileSync(path, 'utf8'));
+  const ops: RefOperation[] = [];
+  for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (method === 'parameters') continue;
+      ops.push({ method: method.toUpperCase(), path: p, tags: op.tags ?? [], responses: op.responses ?? {} });
+    }
+  }
+  return { doc, ops };
+}
+
+function nullableToJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullableToJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'example' || k === 'examples' || k === 'nullable') continue;
+    out[k] = nullableToJsonSchema(v);
+  }
+  if ((node as { nullable?: boolean }).nullable !== true) return out;
+  if (typeof out.type === 'string') {
+    out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+    return out;
+  }
+  return { anyOf: [out, { type: 'null' }] };
+}
+
+/**
+ * The reference document's evident bugs, corrected to their intent (docs/api-notes.md lists them):
+ * the container model's `type` enum says "account"; to-one relationships omit `nullable` on
+ * `data` although JSON:API (and the reference's own examples) give `data: null` when empty.
+ */
+export function withIntent(doc: any): any {
+  const fixed = structuredClone(doc);
+  fixed.components.schemas.container.properties.type.enum = ['container'];
+  const visit = (node: any) => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const rels = node.properties?.relationships?.properties;
+    if (rels && typeof rels === 'object') {
+      for (const rel of Object.values<any>(rels)) {
+        const data = rel?.properties?.data;
+        if (data && data.type === 'object') data.nullable = true;
+      }
+    }
+    for (const v of Object.values(node)) visit(v);
+  };
+  visit(fixed);
+  return fixed;
+}
+
+/** Validators of each (operation, status) response schema of the reference. */
+export function responseValidators(doc: any) {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv, ['date-time', 'date', 'uuid']);
+  ajv.addFormat('uri', true); // links are relative paths (/v2/...), as JSON:API allows
+  ajv.addSchema({ components: nullableToJsonSchema(doc.components) }, 'ref');
+  const cache = new Map<string, ValidateFunction | null>();
+  return (op: RefOperation, status: number): ValidateFunction | null | undefined => {
+    const key = `${op.method} ${op.path} ${status}`;
+    if (cache.has(key)) return cache.get(key);
+    const res = op.responses[String(status)];
+    if (!res) return undefined; // status not documented
+    const schema = res.content?.['application/json']?.schema;
+    if (!schema) {
+      cache.set(key, null);
+      return null;
+    }
+    const rewritten = JSON.parse(
+      JSON.stringify(nullableToJsonSchema(schema)).replaceAll('"#/components/', '"ref#/components/'),
+    );
+    const v = ajv.compile(rewritten);
+    cache.set(key, v);
+    return v;
+  };
+}
