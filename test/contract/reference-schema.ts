@@ -16,7 +16,7 @@ export interface RefOperation {
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
-const REFERENCE = new URL('../../../../shared/reference/openapi.json', import.meta.url);
+const REFERENCE = new URL('../../../shared/reference/openapi.json', import.meta.url);
 
 export function loadReference(path: string | URL = REFERENCE) {
   const doc = JSON.parse(readFileSync(path, 'utf8'));

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { ContainerSchema, TransportEventSchema } from '../../src/shipments/containers/serializer.ts';
 import { ShipmentSchema } from '../../src/shipments/serializer.ts';
 
-const REFERENCE = '/work/shared/reference/openapi.json';
+const REFERENCE = new URL('../../../shared/reference/openapi.json', import.meta.url);
 type Obj = { properties: Record<string, { properties?: Record<string, unknown> }> };
 const keys = (s: Obj, part: 'attributes' | 'relationships') =>
   Object.keys(s.properties[part]?.properties ?? {});

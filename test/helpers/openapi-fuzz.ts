@@ -281,7 +281,7 @@ function paramText(schema: Schema, name: string, ids: string[], hostile: boolean
     const plausible = BY_NAME[name] ?? typed;
     return fc.oneof(
       { weight: 1, arbitrary: plausible.map(encodeLoose) },
-      { weight: name === 'id' ? 4 : 0, arbitrary: fc.constantFrom(...ids) },
+      { weight: /(^|_)id$|^api_slug$/.test(name) ? 4 : 0, arbitrary: fc.constantFrom(...ids) },
     );
   }
   return fc.oneof(
