@@ -48,7 +48,8 @@ for (const engine of ENGINES) {
   describe(`OpenAPI-driven fuzzing [${engine}]`, () => {
     let t: TestApp;
     let ops: Operation[];
-    const ids: string[] = [];
+    // Real ids by the collection their path parameter follows (see idsFor in the fuzz helper).
+    const ids: Record<string, string[]> = {};
     before(async () => {
       t = await startTestApp(engine, ENV);
       ops = operationsOf((await t.request('GET', '/v2/openapi.json')).body);
@@ -80,19 +81,21 @@ for (const engine of ENGINES) {
       const valueId = await post(`/v2/shipments/${seeded.shipmentId}/custom_fields`, {
         data: { attributes: { api_slug: 'fuzz', value: 'a' } },
       });
-      ids.push(partyId, definitionId, optionId, valueId, 'fuzz');
-      ids.push(
-        tr.body.data.id,
-        hook.body.data.id,
-        seeded.shipmentId,
-        ...seeded.containerIds,
-        ...[...seeded.transportEventIds.values()].flat().slice(0, 2),
-        seeded.vesselId,
-        VESSEL.imo,
-        'MSCU',
-        'NLRTM',
-        'NLRTM:DDE',
-      );
+      Object.assign(ids, {
+        tracking_requests: [tr.body.data.id],
+        webhooks: [hook.body.data.id],
+        shipments: [seeded.shipmentId],
+        containers: seeded.containerIds,
+        transport_events: [...seeded.transportEventIds.values()].flat().slice(0, 2),
+        vessels: [seeded.vesselId, VESSEL.imo],
+        shipping_lines: ['MSCU'],
+        ports: ['NLRTM'],
+        terminals: ['NLRTM:DDE'],
+        parties: [partyId],
+        custom_field_definitions: [definitionId],
+        options: [optionId],
+        custom_fields: [valueId, 'fuzz'],
+      });
     });
     after(() => t.close());
 

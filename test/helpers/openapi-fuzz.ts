@@ -312,20 +312,22 @@ const BROKEN_BODIES = [
  */
 function operationRequest(
   op: Operation,
-  ids: string[],
+  ids: IdPools,
   key: string,
   hostile: boolean,
 ): fc.Arbitrary<FuzzRequest> {
   const markers = new Map<string, string>();
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
-  const path = fc.tuple(...pathParams.map((p) => paramText(p.schema, p.name, ids, hostile))).map((values) => {
-    let out = op.path;
-    pathParams.forEach((p, i) => {
-      out = out.replace(`{${p.name}}`, values[i] || 'x');
+  const path = fc
+    .tuple(...pathParams.map((p) => paramText(p.schema, p.name, idsFor(ids, op.path, p.name), hostile)))
+    .map((values) => {
+      let out = op.path;
+      pathParams.forEach((p, i) => {
+        out = out.replace(`{${p.name}}`, values[i] || 'x');
+      });
+      return out;
     });
-    return out;
-  });
   const extraParam = hostile
     ? fc.oneof(
         { weight: 6, arbitrary: fc.constant(null) },
@@ -346,7 +348,7 @@ function operationRequest(
     .chain(([chosen, extra]) =>
       fc.tuple(
         fc.constant(chosen),
-        fc.tuple(...chosen.map((p) => paramText(p.schema, p.name, ids, hostile))),
+        fc.tuple(...chosen.map((p) => paramText(p.schema, p.name, Object.values(ids).flat(), hostile))),
         fc.constant(extra),
       ),
     )
@@ -406,8 +408,20 @@ function operationRequest(
     });
 }
 
+/**
+ * The real ids worth trying for a path parameter: those of the collection the parameter follows
+ * (`/shipments/{id}` -> the `shipments` pool), so a well-formed request often names a record that
+ * exists; every id when the collection has no pool.
+ */
+export type IdPools = Record<string, string[]>;
+function idsFor(pools: IdPools, path: string, name: string): string[] {
+  const segment = path.split(`/{${name}}`)[0]!.split('/').pop() ?? '';
+  const all = [...new Set(Object.values(pools).flat())];
+  return pools[segment]?.length ? pools[segment]! : all;
+}
+
 /** Requests over all operations: one in four well-formed, the rest spiked with hostile input. */
-export function requestArb(ops: Operation[], ids: string[], key: string): fc.Arbitrary<FuzzRequest> {
+export function requestArb(ops: Operation[], ids: IdPools, key: string): fc.Arbitrary<FuzzRequest> {
   return fc
     .tuple(
       fc.constantFrom(...ops),
