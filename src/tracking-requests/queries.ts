@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byIds } from '../db/by-ids.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
@@ -188,16 +189,11 @@ export async function updateTrackingRequest(
 }
 
 /** Several of an account's tracking requests (others' ids are skipped), e.g. for includes. */
-export async function trackingRequestsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<TrackingRequest[]> {
-  if (ids.length === 0) return [];
+export const trackingRequestsByIds = byIds<TrackingRequest>(async (db, accountId, ids) => {
   return db
     .selectFrom('tracking_requests')
     .select(COLUMNS)
     .where('account_id', '=', accountId)
-    .where('id', 'in', [...new Set(ids)])
+    .where('id', 'in', ids)
     .execute();
-}
+});

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -238,19 +239,14 @@ export async function findTransportEvent(
 }
 
 /** Every transport event of the given containers, in history order per container. */
-export async function transportEventsOfContainers(
-  db: Kysely<DB>,
-  accountId: string,
-  containerIds: string[],
-): Promise<TransportEventRow[]> {
-  if (containerIds.length === 0) return [];
+export const transportEventsOfContainers = byIds<TransportEventRow>(async (db, accountId, containerIds) => {
   return accountTransportEvents(db, accountId)
-    .where('container_id', 'in', [...new Set(containerIds)])
+    .where('container_id', 'in', containerIds)
     .orderBy('container_id')
     .orderBy('timestamp', (ob) => ob.asc().nullsLast())
     .orderBy('key')
     .execute();
-}
+});
 
 /** What a container resource needs from its events: their ids, and the empty return's zone. */
 export interface EventSummary {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -88,17 +89,16 @@ export async function findWebhook(
 }
 
 /** The account's webhooks with these ids (for `include=webhook`). */
-export async function webhooksByIds(db: Kysely<DB>, accountId: string, ids: string[]): Promise<Webhook[]> {
-  if (ids.length === 0) return [];
+export const webhooksByIds = byIds<Webhook>(async (db, accountId, ids) => {
   return db
     .selectFrom('webhooks')
     .select(COLUMNS)
     .where('account_id', '=', accountId)
-    .where('id', 'in', [...new Set(ids)])
+    .where('id', 'in', ids)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-}
+});
 
 export async function listWebhooks(
   db: Kysely<DB>,
