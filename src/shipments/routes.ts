@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
-import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
+import { listRequest, listResponse } from '../http/list.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
-import { pageLinks } from '../jsonapi/document.ts';
 import { list, single } from '../jsonapi/schemas.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
@@ -38,9 +38,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const qs = request.query as Query;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, INCLUDES);
+        const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
         const { total, ...doc } = await listShipmentsOf(
           db,
@@ -56,11 +54,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           include,
         );
-        return {
-          ...doc,
-          links: pageLinks(ctx.baseUrl, '/shipments', qs, page, total),
-          meta: { size: page.size, total },
-        };
+        return listResponse(ctx.baseUrl, '/shipments', { qs, page }, total, doc);
       },
     );
 

@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { badParameter, invalidAttribute, notFound } from '../../errors.ts';
-import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { DOCUMENT_TYPES, isDocumentType } from '../extract/classify.ts';
@@ -189,9 +189,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, DOCUMENT_INCLUDES);
+        const { qs, page, include } = listRequest(request.query, DOCUMENT_INCLUDES);
         const sortRaw = qs.sort ?? '-created_at';
         if (!SORTS.includes(sortRaw)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
         const column = sortRaw.replace(/^-/, '') === 'document_type' ? 'document_type' : 'created_at';
@@ -215,12 +213,10 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           { column, desc: sortRaw.startsWith('-') },
         );
-        return {
+        return listResponse(ctx.baseUrl, '/documents', { qs, page }, total, {
           data: rows.map(serializeDocument),
-          ...(include.size ? { included: await documentIncludes(db, request.accountId, rows, include) } : {}),
-          links: pageLinks(ctx.baseUrl, '/documents', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size ? await documentIncludes(db, request.accountId, rows, include) : undefined,
+        });
       },
     );
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
@@ -48,9 +49,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const qs = request.query as Query;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, CONTAINER_INCLUDES);
+        const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);
         const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
         const { data, included, total } = await listContainersOf(
@@ -65,12 +64,10 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           include,
         );
-        return {
+        return listResponse(ctx.baseUrl, '/containers', { qs, page }, total, {
           data,
-          ...(include.size ? { included } : {}),
-          links: pageLinks(ctx.baseUrl, '/containers', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size ? included : undefined,
+        });
       },
     );
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { parsePage } from '../../http/jsonapi.ts';
+import { listRequest, listResponse } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
 import { list, Nullable, single } from '../../jsonapi/schemas.ts';
 import { EVENT_NAMES } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
@@ -173,8 +172,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
+        const { qs, page } = listRequest(request.query);
         const active = qs['filter[active]'];
         const { rows, total } = await listWebhooks(
           db,
@@ -183,11 +181,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
         );
         const now = new Date();
-        return {
+        return listResponse(ctx.baseUrl, '/webhooks', { qs, page }, total, {
           data: rows.map((w) => serializeWebhook(w, now)),
-          links: pageLinks(ctx.baseUrl, '/webhooks', qs, page, total),
-          meta: { size: page.size, total },
-        };
+        });
       },
     );
 
