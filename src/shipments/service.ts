@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../errors.ts';
+import { badParameter, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
@@ -14,6 +14,7 @@ import {
   stopShipmentTracking,
   updateShipment,
 } from './queries.ts';
+import { cleanEntries, rejectBlankEntries } from './string-lists.ts';
 
 // Shipment use cases: plain functions over (db, account, validated input) that return documents or
 // rows, or throw catalogue errors. Routes (routes.ts) only translate HTTP to these calls.
@@ -92,26 +93,13 @@ export async function editShipment(
   id: string,
   a: { ref_numbers?: string[]; tags?: string[] },
 ) {
-  for (const [name, values] of [
+  rejectBlankEntries([
     ['ref_numbers', a.ref_numbers],
     ['tags', a.tags],
-  ] as const) {
-    values?.forEach((v, i) => {
-      if (v.trim() === '') {
-        throw new ApiError(422, [
-          {
-            source: { pointer: `/data/attributes/${name}/${i}` },
-            detail: `${name} entries can't be blank`,
-            code: 'blank',
-          },
-        ]);
-      }
-    });
-  }
-  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  ]);
   const row = await updateShipment(db, accountId, idOr404(id), {
-    ref_numbers: clean(a.ref_numbers),
-    tags: clean(a.tags),
+    ref_numbers: cleanEntries(a.ref_numbers),
+    tags: cleanEntries(a.tags),
   });
   if (!row) throw notFoundError();
   return single(db, accountId, row);

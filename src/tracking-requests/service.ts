@@ -4,6 +4,7 @@ import { ApiError, badParameter, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
+import { cleanEntries, rejectBlankEntries } from '../shipments/string-lists.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
 import { type Inference, inferNumber } from './infer.ts';
@@ -13,6 +14,7 @@ import {
   findTrackingRequest,
   listTrackingRequests,
   type TrackingRequest,
+  type TrackingRequestFilter,
   updateTrackingRequest,
 } from './queries.ts';
 import { validateCreate } from './validate.ts';
@@ -61,15 +63,7 @@ export function trackingRequestSort(raw: string | undefined): TrackingRequestSor
   return { column: sort.replace('-', '') as TrackingRequestSort['column'], desc: sort.startsWith('-') };
 }
 
-export interface ListInput {
-  status?: string;
-  scac?: string;
-  request_number?: string;
-  q?: string;
-  created_start?: Date;
-  created_end?: Date;
-  updated_start?: Date;
-  updated_end?: Date;
+export interface ListInput extends TrackingRequestFilter {
   sort: TrackingRequestSort;
   includeTrackedObject: boolean;
 }
@@ -136,25 +130,15 @@ export async function editTrackingRequest(
 ): Promise<TrackingRequest> {
   const refs = a.ref_numbers ?? (a.ref_number !== undefined ? [a.ref_number] : undefined);
   const tags = a.tags ?? a.shipment_tags;
-  for (const [name, values] of [
+  rejectBlankEntries([
     ['ref_numbers', refs],
     ['tags', tags],
-  ] as const) {
-    values?.forEach((v, i) => {
-      if (v.trim() === '') {
-        throw new ApiError(422, [
-          {
-            source: { pointer: `/data/attributes/${name}/${i}` },
-            detail: `${name} entries can't be blank`,
-            code: 'blank',
-          },
-        ]);
-      }
-    });
-  }
-  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  ]);
   const row = isUuid(id)
-    ? await updateTrackingRequest(db, accountId, id, { ref_numbers: clean(refs), shipment_tags: clean(tags) })
+    ? await updateTrackingRequest(db, accountId, id, {
+        ref_numbers: cleanEntries(refs),
+        shipment_tags: cleanEntries(tags),
+      })
     : undefined;
   if (!row) throw notFound('No tracking request with this id.');
   return row;
