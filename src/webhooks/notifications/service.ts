@@ -88,14 +88,19 @@ export async function listWebhookNotifications(
   return { rows, total, attempts };
 }
 
+async function notificationOr404(db: Kysely<DB>, accountId: string, id: string): Promise<Notification> {
+  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
+  if (!n) throw notFound(NO_NOTIFICATION);
+  return n;
+}
+
 /** One notification with its full attempt log, answer excerpts included. */
 export async function getWebhookNotification(
   db: Kysely<DB>,
   accountId: string,
   id: string,
 ): Promise<{ notification: Notification; attempts: Attempt[] }> {
-  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
-  if (!n) throw notFound(NO_NOTIFICATION);
+  const n = await notificationOr404(db, accountId, id);
   const attempts = await attemptsOf(db, [n.id], true);
   return { notification: n, attempts: attempts.get(n.id) ?? [] };
 }
@@ -109,8 +114,7 @@ export async function redeliverWebhookNotification(
   accountId: string,
   id: string,
 ): Promise<{ notification: Notification; attempts: Attempt[] }> {
-  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
-  if (!n) throw notFound(NO_NOTIFICATION);
+  const n = await notificationOr404(db, accountId, id);
   const webhook = await webhookState(db, accountId, n.webhook_id);
   if (!webhook?.active) throw inactive();
   const after = await redeliverNotification(db, accountId, id);
