@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { byIds } from '../db/by-ids.ts';
+import { byId, byIds } from '../db/by-ids.ts';
 import type { DB } from '../db/schema.ts';
 
 // SQL of documents, their representations and links. Rows stay here; services get plain objects.
@@ -84,15 +84,11 @@ export async function findBySha(
   return r.rows[0];
 }
 
-export async function findDocument(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<DocumentRow | undefined> {
+export const findDocument = byId<DocumentRow>(async (db, accountId, id) => {
   const r = await sql<DocumentRow>`select ${COLUMNS} from documents d
-    where d.account_id = ${accountId} and d.id = ${id}`.execute(db);
+      where d.account_id = ${accountId} and d.id = ${id}`.execute(db);
   return r.rows[0];
-}
+});
 
 /** Documents by id, for the renderer of webhook bodies and includes. */
 export const documentsByIds = byIds<DocumentRow>(async (db, accountId, ids) => {

@@ -108,7 +108,7 @@ export async function getTrackingRequest(
   id: string,
   includeTrackedObject: boolean,
 ): Promise<{ row: TrackingRequest; included: Resource[] }> {
-  const row = isUuid(id) ? await findTrackingRequest(db, accountId, id) : undefined;
+  const row = await findTrackingRequest(db, accountId, id);
   if (!row) throw notFound('No tracking request with this id.');
   const included = includeTrackedObject ? await shipmentIncludes(db, accountId, [row.shipment_id]) : [];
   return { row, included };

@@ -69,7 +69,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const cfg = ctx.config.documents;
   const storage = createStorage(ctx.config);
   const found = async (accountId: string, id: string) => {
-    const d = isUuid(id) ? await findDocument(db, accountId, id) : undefined;
+    const d = await findDocument(db, accountId, id);
     if (!d) throw notFound("Couldn't find Document");
     return d;
   };

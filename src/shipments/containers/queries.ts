@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import { byIds } from '../../db/by-ids.ts';
+import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -61,16 +61,12 @@ function containersWithShipment(db: Kysely<DB>, accountId: string) {
     .where('c.account_id', '=', accountId);
 }
 
-export async function findContainer(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<ContainerRow | undefined> {
+export const findContainer = byId<ContainerRow>(async (db, accountId, id) => {
   return containersWithShipment(db, accountId)
     .select(CONTAINER_COLUMNS)
     .where('c.id', '=', id)
     .executeTakeFirst();
-}
+});
 
 /** The account's containers whose `column` is one of `ids`, ordered by `order`. */
 async function containersWhereIn(
@@ -230,13 +226,9 @@ export function accountTransportEvents(db: Kysely<DB>, accountId: string) {
   return db.selectFrom('transport_events').select(EVENT_COLUMNS).where('account_id', '=', accountId);
 }
 
-export async function findTransportEvent(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<TransportEventRow | undefined> {
+export const findTransportEvent = byId<TransportEventRow>(async (db, accountId, id) => {
   return accountTransportEvents(db, accountId).where('id', '=', id).executeTakeFirst();
-}
+});
 
 /** Every transport event of the given containers, in history order per container. */
 export const transportEventsOfContainers = byIds<TransportEventRow>(async (db, accountId, containerIds) => {

@@ -58,7 +58,7 @@ export async function listContainersOf(
 }
 
 async function containerOr404(db: Kysely<DB>, accountId: string, id: string): Promise<ContainerRow> {
-  const c = isUuid(id) ? await findContainer(db, accountId, id) : undefined;
+  const c = await findContainer(db, accountId, id);
   if (!c) throw notFound('No container with this id.');
   return c;
 }

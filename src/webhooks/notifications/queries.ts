@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { byIds } from '../../db/by-ids.ts';
+import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
 import { accountTransportEvents, type TransportEventRow } from '../../shipments/containers/queries.ts';
@@ -81,13 +81,9 @@ export async function listNotifications(
   );
 }
 
-export async function findNotification(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<Notification | undefined> {
+export const findNotification = byId<Notification>(async (db, accountId, id) => {
   return notifications(db, accountId).select(COLUMNS).where('n.id', '=', id).executeTakeFirst();
-}
+});
 
 /** The attempt logs of these notifications, oldest first; the response excerpt only when asked. */
 export async function attemptsOf(

@@ -94,7 +94,7 @@ export interface NotificationWithAttempts {
 }
 
 async function notificationOr404(db: Kysely<DB>, accountId: string, id: string): Promise<Notification> {
-  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
+  const n = await findNotification(db, accountId, id);
   if (!n) throw notFound(NO_NOTIFICATION);
   return n;
 }
