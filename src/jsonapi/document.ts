@@ -80,4 +80,7 @@ export class Included {
     this.#seen.add(key);
     this.items.push(resource);
   }
+  addAll(resources: Iterable<Resource | null | undefined>): void {
+    for (const r of resources) this.add(r);
+  }
 }
