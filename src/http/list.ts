@@ -1,6 +1,9 @@
+import type { TSchema } from 'typebox';
 import { type ListLinks, pageLinks } from '../jsonapi/document.ts';
+import { list } from '../jsonapi/schemas.ts';
 import type { Page } from '../util/page.ts';
 import { parseInclude, parsePage } from './jsonapi.ts';
+import { errorResponses } from './schemas.ts';
 
 // The two ends every paged list route shares: reading page and include from the query string, and
 // wrapping one page of resources in the list document (pagination links keep the other parameters).
@@ -34,5 +37,27 @@ export function listResponse<D, I>(
     ...(body.included === undefined ? {} : { included: body.included }),
     links: pageLinks(baseUrl, path, qs, page, total),
     meta: { size: page.size, total },
+  };
+}
+
+/**
+ * Route options of a paged list: its OpenAPI text, its query string, and as answers the list
+ * document of `item` resources or the errors any list can give.
+ */
+export function listRoute<Q extends TSchema, I extends TSchema>(o: {
+  tags: string[];
+  summary: string;
+  description?: string;
+  querystring: Q;
+  item: I;
+}) {
+  return {
+    schema: {
+      tags: o.tags,
+      summary: o.summary,
+      ...(o.description === undefined ? {} : { description: o.description }),
+      querystring: o.querystring,
+      response: { 200: list(o.item), ...errorResponses(400, 401, 429) },
+    },
   };
 }

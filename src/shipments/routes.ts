@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
-import { listRequest, listResponse } from '../http/list.ts';
+import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
-import { list, single } from '../jsonapi/schemas.ts';
+import { single } from '../jsonapi/schemas.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
 import {
@@ -27,16 +27,14 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/shipments',
-      {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'List shipments',
-          description:
-            'Newest first by default. Search with q or number; filter by tracking state or update time.',
-          querystring: ListQuery,
-          response: { 200: list(ShipmentSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Shipments'],
+        summary: 'List shipments',
+        description:
+          'Newest first by default. Search with q or number; filter by tracking state or update time.',
+        querystring: ListQuery,
+        item: ShipmentSchema,
+      }),
       async (request) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);

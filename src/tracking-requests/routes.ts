@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
-import { listRequest, listResponse } from '../http/list.ts';
+import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams } from '../http/schemas.ts';
-import { list, single } from '../jsonapi/schemas.ts';
+import { single } from '../jsonapi/schemas.ts';
 import { uuidV5 } from '../util/uuid.ts';
 import { batchedTrackingRequestInsert } from './queries.ts';
 import {
@@ -57,14 +57,12 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
 
     app.get(
       '/tracking_requests',
-      {
-        schema: {
-          tags: ['Tracking Requests'],
-          summary: 'List tracking requests',
-          querystring: ListQuery,
-          response: { 200: list(TrackingRequestSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Tracking Requests'],
+        summary: 'List tracking requests',
+        querystring: ListQuery,
+        item: TrackingRequestSchema,
+      }),
       async (request) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = trackingRequestSort(qs.sort);

@@ -5,9 +5,9 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { badParameter, invalidAttribute, notFound } from '../../errors.ts';
 import { parseInclude } from '../../http/jsonapi.ts';
-import { listRequest, listResponse } from '../../http/list.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { list, single } from '../../jsonapi/schemas.ts';
+import { single } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { DOCUMENT_TYPES, isDocumentType } from '../extract/classify.ts';
 import { storageKeyOf } from '../file-access.ts';
@@ -180,14 +180,12 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/documents',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'List documents',
-          querystring: ListQuery,
-          response: { 200: list(DocumentSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: TAG,
+        summary: 'List documents',
+        querystring: ListQuery,
+        item: DocumentSchema,
+      }),
       async (request) => {
         const { qs, page, include } = listRequest(request.query, DOCUMENT_INCLUDES);
         const sortRaw = qs.sort ?? '-created_at';

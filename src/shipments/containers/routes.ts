@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
-import { listRequest, listResponse } from '../../http/list.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
@@ -38,16 +38,14 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/containers',
-      {
-        schema: {
-          tags: ['Containers'],
-          summary: 'List containers',
-          description:
-            'Newest first by default. Filter by shipment, number or update time; sort by created_at or updated_at.',
-          querystring: ListQuery,
-          response: { 200: list(ContainerSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Containers'],
+        summary: 'List containers',
+        description:
+          'Newest first by default. Filter by shipment, number or update time; sort by created_at or updated_at.',
+        querystring: ListQuery,
+        item: ContainerSchema,
+      }),
       async (request) => {
         const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);

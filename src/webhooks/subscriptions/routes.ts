@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { listRequest, listResponse } from '../../http/list.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { list, Nullable, single } from '../../jsonapi/schemas.ts';
+import { Nullable, single } from '../../jsonapi/schemas.ts';
 import { EVENT_NAMES } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import {
@@ -162,15 +162,13 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/webhooks',
-      {
-        schema: {
-          tags: ['Webhooks'],
-          summary: 'List webhooks',
-          description: 'Newest first.',
-          querystring: ListQuery,
-          response: { 200: list(WebhookSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Webhooks'],
+        summary: 'List webhooks',
+        description: 'Newest first.',
+        querystring: ListQuery,
+        item: WebhookSchema,
+      }),
       async (request) => {
         const { qs, page } = listRequest(request.query);
         const active = qs['filter[active]'];
