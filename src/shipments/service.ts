@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { badParameter, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
@@ -15,20 +15,17 @@ import {
   updateShipment,
 } from './queries.ts';
 import { cleanEntries, rejectBlankEntries } from './string-lists.ts';
+import { parseTimeSort } from './time-sort.ts';
 
 // Shipment use cases: plain functions over (db, account, validated input) that return documents or
 // rows, or throw catalogue errors. Routes (routes.ts) only translate HTTP to these calls.
 
-export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+export { SORTS } from './time-sort.ts';
 
 export type ShipmentSort = ShipmentFilter['sort'];
 
-/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
-export function shipmentSort(raw: string | undefined): ShipmentSort {
-  const sort = raw ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as ShipmentSort['column'], desc: sort.startsWith('-') };
-}
+/** `sort=` of the list (see time-sort.ts). */
+export const shipmentSort: (raw: string | undefined) => ShipmentSort = parseTimeSort;
 
 export interface ShipmentDocument {
   data: Resource[];

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { cleanEntries, rejectBlankEntries } from '../shipments/string-lists.ts';
+import { parseTimeSort, type TimeSort } from '../shipments/time-sort.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
 import { type Inference, inferNumber } from './infer.ts';
@@ -49,19 +50,12 @@ export async function createTrackingRequest(
   }
 }
 
-export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+export { SORTS } from '../shipments/time-sort.ts';
 
-export interface TrackingRequestSort {
-  column: 'created_at' | 'updated_at';
-  desc: boolean;
-}
+export type TrackingRequestSort = TimeSort;
 
-/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
-export function trackingRequestSort(raw: string | undefined): TrackingRequestSort {
-  const sort = raw ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as TrackingRequestSort['column'], desc: sort.startsWith('-') };
-}
+/** `sort=` of the list (see time-sort.ts). */
+export const trackingRequestSort: (raw: string | undefined) => TrackingRequestSort = parseTimeSort;
 
 export interface ListInput extends TrackingRequestFilter {
   sort: TrackingRequestSort;
