@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
-import { Nullable } from '../jsonapi/schemas.ts';
+import { createBody, Nullable, patchBody } from '../jsonapi/schemas.ts';
 import { STATUSES } from './serializer.ts';
 import { SORTS } from './service.ts';
 
@@ -11,53 +11,24 @@ import { SORTS } from './service.ts';
 const Tag = Type.String({ maxLength: 200 });
 const StringList = Type.Array(Tag, { maxItems: 100 });
 
-export const CreateBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('tracking_request')),
-        attributes: Type.Object(
-          {
-            request_type: Type.Union(
-              [Type.Literal('bill_of_lading'), Type.Literal('booking_number'), Type.Literal('container')],
-              { description: 'The kind of number.' },
-            ),
-            request_number: Type.String({ maxLength: 100 }),
-            scac: Type.String({ maxLength: 10 }),
-            ref_numbers: Type.Optional(StringList),
-            shipment_tags: Type.Optional(StringList),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const CreateBody = createBody('tracking_request', {
+  request_type: Type.Union(
+    [Type.Literal('bill_of_lading'), Type.Literal('booking_number'), Type.Literal('container')],
+    { description: 'The kind of number.' },
+  ),
+  request_number: Type.String({ maxLength: 100 }),
+  scac: Type.String({ maxLength: 10 }),
+  ref_numbers: Type.Optional(StringList),
+  shipment_tags: Type.Optional(StringList),
+});
 
-export const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('tracking_request')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            ref_numbers: Type.Optional(StringList),
-            // openapi.json names it `ref_number` (one string); accepted for existing clients.
-            ref_number: Type.Optional(Tag),
-            tags: Type.Optional(StringList),
-            shipment_tags: Type.Optional(StringList),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const PatchBody = patchBody('tracking_request', {
+  ref_numbers: Type.Optional(StringList),
+  // openapi.json names it `ref_number` (one string); accepted for existing clients.
+  ref_number: Type.Optional(Tag),
+  tags: Type.Optional(StringList),
+  shipment_tags: Type.Optional(StringList),
+});
 
 export const INCLUDES = ['tracked_object'] as const;
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { Nullable, single } from '../../jsonapi/schemas.ts';
+import { createBody, Nullable, patchBody, single } from '../../jsonapi/schemas.ts';
 import { EVENT_NAMES } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import {
@@ -49,58 +49,26 @@ const Url = Type.String({
 });
 const Description = Nullable(Type.String({ maxLength: 500 }));
 
-const CreateBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('webhook')),
-        attributes: Type.Object(
-          {
-            url: Url,
-            events: Type.Optional(Events),
-            active: Type.Optional(Type.Boolean({ description: 'Default true.' })),
-            headers: Type.Optional(Headers),
-            description: Type.Optional(Description),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+const CreateBody = createBody('webhook', {
+  url: Url,
+  events: Type.Optional(Events),
+  active: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+  headers: Type.Optional(Headers),
+  description: Type.Optional(Description),
+});
 
-const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('webhook')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            url: Type.Optional(Url),
-            events: Type.Optional(Events),
-            active: Type.Optional(
-              Type.Boolean({ description: 'true reactivates a webhook the service deactivated.' }),
-            ),
-            headers: Type.Optional(Headers),
-            description: Type.Optional(Description),
-            rotate_secret: Type.Optional(
-              Type.Boolean({
-                description:
-                  'true: a new secret; the old one keeps signing (as previous) for the grace period.',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+const PatchBody = patchBody('webhook', {
+  url: Type.Optional(Url),
+  events: Type.Optional(Events),
+  active: Type.Optional(Type.Boolean({ description: 'true reactivates a webhook the service deactivated.' })),
+  headers: Type.Optional(Headers),
+  description: Type.Optional(Description),
+  rotate_secret: Type.Optional(
+    Type.Boolean({
+      description: 'true: a new secret; the old one keeps signing (as previous) for the grace period.',
+    }),
+  ),
+});
 
 const TriggerBody = Type.Object(
   {
