@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { Included, type Resource } from '../jsonapi/document.ts';
+import { type IncludeBuilder, Included } from '../jsonapi/document.ts';
 import { containerResourcesByIds } from '../shipments/containers/documents.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { emailSubmissionsByIds, serializeSubmissionForDocument } from './email-submissions.ts';
@@ -19,12 +17,7 @@ export const DOCUMENT_INCLUDES = [
 ] as const;
 
 /** The `included` records of documents for the include paths asked. */
-export async function documentIncludes(
-  db: Kysely<DB>,
-  accountId: string,
-  docs: DocumentRow[],
-  include: Set<string>,
-): Promise<Resource[]> {
+export const documentIncludes: IncludeBuilder<DocumentRow> = async (db, accountId, docs, include) => {
   const out = new Included();
   if (include.has('shipments'))
     out.addAll(await shipmentIncludes(db, accountId, [...new Set(docs.flatMap((d) => d.shipment_ids))]));
@@ -44,4 +37,4 @@ export async function documentIncludes(
   }
   // account and user: accepted for compatibility; this service has no account or user resources.
   return out.items;
-}
+};

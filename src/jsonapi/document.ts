@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { lastPageNumber, type Page } from '../util/page.ts';
 
 // The small JSON:API layer every resource shares: envelopes, relationships, pagination links,
@@ -68,6 +70,14 @@ export function pageLinks(
   if (page.number < lastPage) links.next = url(page.number + 1);
   return links;
 }
+
+/** Builds the `included` resources of some rows of one account for the include paths asked. */
+export type IncludeBuilder<R> = (
+  db: Kysely<DB>,
+  accountId: string,
+  rows: R[],
+  include: Set<string>,
+) => Promise<Resource[]>;
 
 /** Collects included resources once each, in first-seen order. */
 export class Included {

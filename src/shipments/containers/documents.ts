@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { Included, type Resource } from '../../jsonapi/document.ts';
+import { type IncludeBuilder, Included, type Resource } from '../../jsonapi/document.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
 import { vesselsByIds } from '../../reference/vessels.ts';
 import { shipmentIncludes } from '../include.ts';
@@ -77,12 +77,7 @@ export async function containersDocument(
 }
 
 /** Resources related to transport events, for `include`. */
-export async function eventIncludes(
-  db: Kysely<DB>,
-  accountId: string,
-  events: TransportEventRow[],
-  include: Set<string>,
-): Promise<Resource[]> {
+export const eventIncludes: IncludeBuilder<TransportEventRow> = async (db, accountId, events, include) => {
   const included = new Included();
   if (include.has('shipment'))
     included.addAll(
@@ -112,4 +107,4 @@ export async function eventIncludes(
       ).map((r) => serializeVessel(r)),
     );
   return included.items;
-}
+};

@@ -1,6 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
-import { Included, type Resource } from '../../jsonapi/document.ts';
+import { type IncludeBuilder, Included } from '../../jsonapi/document.ts';
 import { containerResourcesByIds } from '../../shipments/containers/documents.ts';
 import { serializeTransportEvent } from '../../shipments/containers/serializer.ts';
 import { trackingRequestsByIds } from '../../tracking-requests/queries.ts';
@@ -12,12 +10,7 @@ import { type Notification, transportEventsByIds } from './queries.ts';
 export const INCLUDES = ['webhook', 'reference_object'] as const;
 
 /** Webhooks and reference objects of these notifications, for `include`. */
-export async function notificationIncludes(
-  db: Kysely<DB>,
-  accountId: string,
-  rows: Notification[],
-  include: Set<string>,
-): Promise<Resource[]> {
+export const notificationIncludes: IncludeBuilder<Notification> = async (db, accountId, rows, include) => {
   const included = new Included();
   if (include.has('webhook')) {
     const now = new Date();
@@ -45,4 +38,4 @@ export async function notificationIncludes(
     // serializer outside the notification renderer yet: the relationship names them, they are not included.
   }
   return included.items;
-}
+};
