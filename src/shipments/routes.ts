@@ -88,36 +88,38 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => editShipment(db, request.accountId, request.params.id, request.body.data.attributes),
     );
 
-    app.patch(
-      '/shipments/:id/stop_tracking',
+    // Stopping and resuming are the same kind of action: same parameters, answer and errors.
+    const trackingActions = [
       {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'Stop tracking a shipment',
-          description:
-            "No more updates from the line. Its tracking requests become tracking_stopped (one tracking_request.tracking_stopped event each). Idempotent: a second stop keeps the first stop's time and reason.",
-          params: IdParams,
-          querystring: query({}),
-          response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
-        },
+        path: '/shipments/:id/stop_tracking',
+        summary: 'Stop tracking a shipment',
+        description:
+          "No more updates from the line. Its tracking requests become tracking_stopped (one tracking_request.tracking_stopped event each). Idempotent: a second stop keeps the first stop's time and reason.",
+        act: stopTracking,
       },
-      async (request) => stopTracking(db, request.accountId, request.params.id, ctx.notifyWork),
-    );
-
-    app.patch(
-      '/shipments/:id/resume_tracking',
       {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'Resume tracking a shipment',
-          description:
-            'Clears the stop, makes the shipment due for a refresh now, and moves its stopped tracking requests back to created. A shipment that is not stopped is left as it is.',
-          params: IdParams,
-          querystring: query({}),
-          response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
-        },
+        path: '/shipments/:id/resume_tracking',
+        summary: 'Resume tracking a shipment',
+        description:
+          'Clears the stop, makes the shipment due for a refresh now, and moves its stopped tracking requests back to created. A shipment that is not stopped is left as it is.',
+        act: resumeTracking,
       },
-      async (request) => resumeTracking(db, request.accountId, request.params.id, ctx.notifyWork),
-    );
+    ];
+    for (const { path, summary, description, act } of trackingActions) {
+      app.patch(
+        path,
+        {
+          schema: {
+            tags: ['Shipments'],
+            summary,
+            description,
+            params: IdParams,
+            querystring: query({}),
+            response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
+          },
+        },
+        async (request) => act(db, request.accountId, request.params.id, ctx.notifyWork),
+      );
+    }
   };
 }
