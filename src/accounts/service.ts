@@ -119,6 +119,17 @@ export type AuthResult =
 // last_used_at is informational: write it at most once a minute per key per process.
 const lastTouched = new Map<string, number>();
 
+async function touchKey(db: Kysely<DB>, keyId: string): Promise<void> {
+  const now = Date.now();
+  if ((lastTouched.get(keyId) ?? 0) >= now - 60_000) return;
+  lastTouched.set(keyId, now);
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: new Date(now) })
+    .where('id', '=', keyId)
+    .execute();
+}
+
 export async function authenticate(db: Kysely<DB>, key: string): Promise<AuthResult> {
   const prefix = keyPrefix(key);
   if (!prefix) return { ok: false, reason: 'malformed' };
@@ -129,15 +140,7 @@ export async function authenticate(db: Kysely<DB>, key: string): Promise<AuthRes
     .executeTakeFirst();
   if (!row || !keyMatches(key, row.secret_hash)) return { ok: false, reason: 'unknown' };
   if (row.revoked_at) return { ok: false, reason: 'revoked' };
-  const now = Date.now();
-  if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {
-    lastTouched.set(row.id, now);
-    await db
-      .updateTable('api_keys')
-      .set({ last_used_at: new Date(now) })
-      .where('id', '=', row.id)
-      .execute();
-  }
+  await touchKey(db, row.id);
   return { ok: true, accountId: row.account_id, keyId: row.id };
 }
 
@@ -170,15 +173,7 @@ export async function authenticateAndCharge(
     const slow = await authenticate(db, key);
     return slow.ok ? { ok: false, reason: 'unknown' } : slow;
   }
-  const now = Date.now();
-  if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {
-    lastTouched.set(row.id, now);
-    await db
-      .updateTable('api_keys')
-      .set({ last_used_at: new Date(now) })
-      .where('id', '=', row.id)
-      .execute();
-  }
+  await touchKey(db, row.id);
   return {
     ok: true,
     accountId: row.account_id,

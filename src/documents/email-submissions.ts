@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byIds } from '../db/by-ids.ts';
 import type { DB } from '../db/schema.ts';
 import { iso, many, one, type Resource } from '../jsonapi/document.ts';
 
@@ -39,16 +40,11 @@ export async function insertSubmission(db: Kysely<DB>, s: NewSubmission): Promis
   return id;
 }
 
-export async function emailSubmissionsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<EmailSubmissionRow[]> {
-  if (ids.length === 0) return [];
+export const emailSubmissionsByIds = byIds<EmailSubmissionRow>(async (db, accountId, ids) => {
   const r = await sql<EmailSubmissionRow>`select ${COLUMNS} from email_submissions e
-    where e.account_id = ${accountId} and e.id = any(${ids}::uuid[])`.execute(db);
+      where e.account_id = ${accountId} and e.id = any(${ids}::uuid[])`.execute(db);
   return r.rows;
-}
+});
 
 export async function listSubmissions(
   db: Kysely<DB>,

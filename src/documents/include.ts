@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { Included, type Resource } from '../jsonapi/document.ts';
-import { containerResources } from '../shipments/containers/documents.ts';
-import { containersByIds } from '../shipments/containers/queries.ts';
+import { type IncludeBuilder, Included } from '../jsonapi/document.ts';
+import { containerResourcesByIds } from '../shipments/containers/documents.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { emailSubmissionsByIds, serializeSubmissionForDocument } from './email-submissions.ts';
 import type { DocumentRow } from './queries.ts';
@@ -20,30 +17,24 @@ export const DOCUMENT_INCLUDES = [
 ] as const;
 
 /** The `included` records of documents for the include paths asked. */
-export async function documentIncludes(
-  db: Kysely<DB>,
-  accountId: string,
-  docs: DocumentRow[],
-  include: Set<string>,
-): Promise<Resource[]> {
+export const documentIncludes: IncludeBuilder<DocumentRow> = async (db, accountId, docs, include) => {
   const out = new Included();
-  if (include.has('shipments')) {
-    for (const s of await shipmentIncludes(db, accountId, [...new Set(docs.flatMap((d) => d.shipment_ids))]))
-      out.add(s);
-  }
-  if (include.has('cargos')) {
-    const rows = await containersByIds(db, accountId, [...new Set(docs.flatMap((d) => d.container_ids))]);
-    for (const c of await containerResources(db, accountId, rows)) out.add(c);
-  }
+  if (include.has('shipments'))
+    out.addAll(await shipmentIncludes(db, accountId, [...new Set(docs.flatMap((d) => d.shipment_ids))]));
+  if (include.has('cargos'))
+    out.addAll(
+      await containerResourcesByIds(db, accountId, [...new Set(docs.flatMap((d) => d.container_ids))]),
+    );
   if (include.has('last_document_representation') || include.has('current_extraction')) {
     const ids = docs.map((d) => d.last_representation_id).filter((x): x is string => !!x);
-    for (const r of await representationsByIds(db, accountId, ids)) out.add(serializeRepresentation(r));
+    out.addAll((await representationsByIds(db, accountId, ids)).map((r) => serializeRepresentation(r)));
   }
   if (include.has('email_submission')) {
     const ids = docs.map((d) => d.email_submission_id).filter((x): x is string => !!x);
-    for (const e of await emailSubmissionsByIds(db, accountId, ids))
-      out.add(serializeSubmissionForDocument(e));
+    out.addAll(
+      (await emailSubmissionsByIds(db, accountId, ids)).map((r) => serializeSubmissionForDocument(r)),
+    );
   }
   // account and user: accepted for compatibility; this service has no account or user resources.
   return out.items;
-}
+};

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byId, byIds } from '../db/by-ids.ts';
 import type { DB } from '../db/schema.ts';
 
 // SQL of documents, their representations and links. Rows stay here; services get plain objects.
@@ -83,27 +84,18 @@ export async function findBySha(
   return r.rows[0];
 }
 
-export async function findDocument(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<DocumentRow | undefined> {
+export const findDocument = byId<DocumentRow>(async (db, accountId, id) => {
   const r = await sql<DocumentRow>`select ${COLUMNS} from documents d
-    where d.account_id = ${accountId} and d.id = ${id}`.execute(db);
+      where d.account_id = ${accountId} and d.id = ${id}`.execute(db);
   return r.rows[0];
-}
+});
 
 /** Documents by id, for the renderer of webhook bodies and includes. */
-export async function documentsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<DocumentRow[]> {
-  if (ids.length === 0) return [];
+export const documentsByIds = byIds<DocumentRow>(async (db, accountId, ids) => {
   const r = await sql<DocumentRow>`select ${COLUMNS} from documents d
-    where d.account_id = ${accountId} and d.id = any(${ids}::uuid[])`.execute(db);
+      where d.account_id = ${accountId} and d.id = any(${ids}::uuid[])`.execute(db);
   return r.rows;
-}
+});
 
 export interface ListFilter {
   types?: string[];
@@ -135,17 +127,12 @@ export async function listDocuments(
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function documentsOfSubmissions(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<DocumentRow[]> {
-  if (ids.length === 0) return [];
+export const documentsOfSubmissions = byIds<DocumentRow>(async (db, accountId, ids) => {
   const r = await sql<DocumentRow>`select ${COLUMNS} from documents d
-    where d.account_id = ${accountId} and d.email_submission_id = any(${ids}::uuid[])
-    order by d.created_at, d.id`.execute(db);
+      where d.account_id = ${accountId} and d.email_submission_id = any(${ids}::uuid[])
+      order by d.created_at, d.id`.execute(db);
   return r.rows;
-}
+});
 
 /** Deletes the record; answers its storage key so the caller removes the file. */
 export async function deleteDocument(db: Kysely<DB>, accountId: string, id: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byIds } from '../db/by-ids.ts';
 import type { DB } from '../db/schema.ts';
 
 export interface RepresentationRow {
@@ -25,14 +26,11 @@ export async function insertRepresentation(
   return id;
 }
 
-export async function representationsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<RepresentationRow[]> {
-  if (ids.length === 0) return [];
+export const representationsByIds = byIds<RepresentationRow>(async (db, accountId, ids) => {
   const r = await sql<RepresentationRow>`
-    select id, document_id, schema_version, payload, field_confidence, created_at, updated_at
-      from document_representations where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(db);
+      select id, document_id, schema_version, payload, field_confidence, created_at, updated_at
+        from document_representations where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(
+    db,
+  );
   return r.rows;
-}
+});

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { lastPageNumber, type Page } from '../util/page.ts';
 
 // The small JSON:API layer every resource shares: envelopes, relationships, pagination links,
@@ -69,6 +71,14 @@ export function pageLinks(
   return links;
 }
 
+/** Builds the `included` resources of some rows of one account for the include paths asked. */
+export type IncludeBuilder<R> = (
+  db: Kysely<DB>,
+  accountId: string,
+  rows: R[],
+  include: Set<string>,
+) => Promise<Resource[]>;
+
 /** Collects included resources once each, in first-seen order. */
 export class Included {
   readonly #seen = new Set<string>();
@@ -79,5 +89,8 @@ export class Included {
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
     this.items.push(resource);
+  }
+  addAll(resources: Iterable<Resource | null | undefined>): void {
+    for (const r of resources) this.add(r);
   }
 }

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, type TSchema, Type } from 'typebox';
 
 // TypeBox schemas of JSON:API documents: what every resource and list looks like. The same schemas
 // become the published OpenAPI document (through the route schemas); serializers and webhook payload
@@ -54,3 +54,34 @@ export const list = (resource: TSchema) =>
     links: ListLinks,
     meta: ListMeta,
   });
+
+// Request bodies `{ data: { type?, attributes } }`, closed at every level: an unknown member is a 400.
+const closed = { additionalProperties: false } as const;
+
+/** The body that creates a resource of `type`. */
+export const createBody = <T extends string, A extends TProperties>(type: T, attributes: A) =>
+  Type.Object(
+    {
+      data: Type.Object(
+        { type: Type.Optional(Type.Literal(type)), attributes: Type.Object(attributes, closed) },
+        closed,
+      ),
+    },
+    closed,
+  );
+
+/** The body that edits a resource of `type` (its id may be repeated in it). */
+export const patchBody = <T extends string, A extends TProperties>(type: T, attributes: A) =>
+  Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.Optional(Type.Literal(type)),
+          id: Type.Optional(Type.String()),
+          attributes: Type.Object(attributes, closed),
+        },
+        closed,
+      ),
+    },
+    closed,
+  );

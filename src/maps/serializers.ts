@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { iso, many, one, type Resource, selfLink } from '../jsonapi/document.ts';
 import { DateTime, Nullable, RelMany, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { portByLocode } from '../reference/data.ts';
+import { vesselAttributes } from '../reference/serializers.ts';
 import type { VesselRef } from '../routing/ais.ts';
 import type { Journey, PortCall } from '../routing/journey.ts';
 import { uuidV5 } from '../util/uuid.ts';
@@ -119,13 +120,7 @@ const Position = Type.Object({
 export const VesselWithPositionsSchema = resourceSchema(
   'vessel',
   Type.Object({
-    name: Type.String(),
-    imo: Nullable(Type.String()),
-    mmsi: Nullable(Type.String()),
-    latitude: Nullable(Type.Number()),
-    longitude: Nullable(Type.Number()),
-    nautical_speed_knots: Nullable(Type.Number()),
-    navigational_heading_degrees: Nullable(Type.Number()),
+    ...vesselAttributes,
     position_timestamp: Nullable(DateTime),
     positions: Type.Array(Position),
   }),

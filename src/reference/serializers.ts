@@ -45,16 +45,21 @@ export const TerminalSchema = resourceSchema(
   Type.Object({ port: RelOne }),
 );
 
+/** A vessel's attributes before its positions; maps' vessel_with_positions shares them. */
+export const vesselAttributes = {
+  name: Type.String(),
+  imo: Nullable(Type.String()),
+  mmsi: Nullable(Type.String()),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+  nautical_speed_knots: Nullable(Type.Number()),
+  navigational_heading_degrees: Nullable(Type.Number()),
+};
+
 export const VesselSchema = resourceSchema(
   'vessel',
   Type.Object({
-    name: Type.String(),
-    imo: Nullable(Type.String()),
-    mmsi: Nullable(Type.String()),
-    latitude: Nullable(Type.Number()),
-    longitude: Nullable(Type.Number()),
-    nautical_speed_knots: Nullable(Type.Number()),
-    navigational_heading_degrees: Nullable(Type.Number()),
+    ...vesselAttributes,
     position_timestamp: Nullable(Type.String()),
     positions: Nullable(Type.Array(Type.Unknown())),
   }),

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { byId } from '../db/by-ids.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
@@ -88,13 +89,9 @@ function shipmentsWithVessel(db: Kysely<DB>, accountId: string) {
     .where('s.account_id', '=', accountId);
 }
 
-export async function findShipment(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<ShipmentRow | undefined> {
+export const findShipment = byId<ShipmentRow>(async (db, accountId, id) => {
   return shipmentsWithVessel(db, accountId).select(COLUMNS).where('s.id', '=', id).executeTakeFirst();
-}
+});
 
 /** The caller's shipments among `ids` (others' and unknown ids are skipped). */
 export async function shipmentsByIds(

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { customFieldConditions } from '../custom-fields/filter.ts';
-import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
-import { pageLinks } from '../jsonapi/document.ts';
-import { list, single } from '../jsonapi/schemas.ts';
+import { single } from '../jsonapi/schemas.ts';
 import { customerConditions } from '../parties/filter.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
@@ -29,20 +29,16 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/shipments',
-      {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'List shipments',
-          description:
-            'Newest first by default. Search with q or number; filter by tracking state or update time.',
-          querystring: ListQuery,
-          response: { 200: list(ShipmentSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Shipments'],
+        summary: 'List shipments',
+        description:
+          'Newest first by default. Search with q or number; filter by tracking state or update time.',
+        querystring: ListQuery,
+        item: ShipmentSchema,
+      }),
       async (request) => {
-        const qs = request.query as Query;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, INCLUDES);
+        const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
         const { total, ...doc } = await listShipmentsOf(
           db,
@@ -59,11 +55,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           include,
         );
-        return {
-          ...doc,
-          links: pageLinks(ctx.baseUrl, '/shipments', qs, page, total),
-          meta: { size: page.size, total },
-        };
+        return listResponse(ctx.baseUrl, '/shipments', { qs, page }, total, doc);
       },
     );
 
@@ -99,36 +91,38 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request) => editShipment(db, request.accountId, request.params.id, request.body.data.attributes),
     );
 
-    app.patch(
-      '/shipments/:id/stop_tracking',
+    // Stopping and resuming are the same kind of action: same parameters, answer and errors.
+    const trackingActions = [
       {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'Stop tracking a shipment',
-          description:
-            "No more updates from the line. Its tracking requests become tracking_stopped (one tracking_request.tracking_stopped event each). Idempotent: a second stop keeps the first stop's time and reason.",
-          params: IdParams,
-          querystring: query({}),
-          response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
-        },
+        path: '/shipments/:id/stop_tracking',
+        summary: 'Stop tracking a shipment',
+        description:
+          "No more updates from the line. Its tracking requests become tracking_stopped (one tracking_request.tracking_stopped event each). Idempotent: a second stop keeps the first stop's time and reason.",
+        act: stopTracking,
       },
-      async (request) => stopTracking(db, request.accountId, request.params.id, ctx.notifyWork),
-    );
-
-    app.patch(
-      '/shipments/:id/resume_tracking',
       {
-        schema: {
-          tags: ['Shipments'],
-          summary: 'Resume tracking a shipment',
-          description:
-            'Clears the stop, makes the shipment due for a refresh now, and moves its stopped tracking requests back to created. A shipment that is not stopped is left as it is.',
-          params: IdParams,
-          querystring: query({}),
-          response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
-        },
+        path: '/shipments/:id/resume_tracking',
+        summary: 'Resume tracking a shipment',
+        description:
+          'Clears the stop, makes the shipment due for a refresh now, and moves its stopped tracking requests back to created. A shipment that is not stopped is left as it is.',
+        act: resumeTracking,
       },
-      async (request) => resumeTracking(db, request.accountId, request.params.id, ctx.notifyWork),
-    );
+    ];
+    for (const { path, summary, description, act } of trackingActions) {
+      app.patch(
+        path,
+        {
+          schema: {
+            tags: ['Shipments'],
+            summary,
+            description,
+            params: IdParams,
+            querystring: query({}),
+            response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
+          },
+        },
+        async (request) => act(db, request.accountId, request.params.id, ctx.notifyWork),
+      );
+    }
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
+import { patchBody } from '../jsonapi/schemas.ts';
 import { SORTS } from './service.ts';
 
 // Request schemas of the shipment endpoints (TypeBox; they validate requests and become the
@@ -16,25 +17,10 @@ export const INCLUDES = [
 
 const Tag = Type.String({ maxLength: 200 });
 
-export const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('shipment')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            ref_numbers: Type.Optional(Type.Array(Tag, { maxItems: 100 })),
-            tags: Type.Optional(Type.Array(Tag, { maxItems: 100, uniqueItems: true })),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const PatchBody = patchBody('shipment', {
+  ref_numbers: Type.Optional(Type.Array(Tag, { maxItems: 100 })),
+  tags: Type.Optional(Type.Array(Tag, { maxItems: 100, uniqueItems: true })),
+});
 
 export const IncludeQuery = Type.Optional(
   Type.String({ description: `Comma-separated: ${INCLUDES.join(', ')}.` }),

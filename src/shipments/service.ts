@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
@@ -14,20 +14,18 @@ import {
   stopShipmentTracking,
   updateShipment,
 } from './queries.ts';
+import { cleanEntries, rejectBlankEntries } from './string-lists.ts';
+import { parseTimeSort } from './time-sort.ts';
 
 // Shipment use cases: plain functions over (db, account, validated input) that return documents or
 // rows, or throw catalogue errors. Routes (routes.ts) only translate HTTP to these calls.
 
-export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+export { SORTS } from './time-sort.ts';
 
 export type ShipmentSort = ShipmentFilter['sort'];
 
-/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
-export function shipmentSort(raw: string | undefined): ShipmentSort {
-  const sort = raw ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as ShipmentSort['column'], desc: sort.startsWith('-') };
-}
+/** `sort=` of the list (see time-sort.ts). */
+export const shipmentSort: (raw: string | undefined) => ShipmentSort = parseTimeSort;
 
 export interface ShipmentDocument {
   data: Resource[];
@@ -95,26 +93,13 @@ export async function editShipment(
   id: string,
   a: { ref_numbers?: string[]; tags?: string[] },
 ) {
-  for (const [name, values] of [
+  rejectBlankEntries([
     ['ref_numbers', a.ref_numbers],
     ['tags', a.tags],
-  ] as const) {
-    values?.forEach((v, i) => {
-      if (v.trim() === '') {
-        throw new ApiError(422, [
-          {
-            source: { pointer: `/data/attributes/${name}/${i}` },
-            detail: `${name} entries can't be blank`,
-            code: 'blank',
-          },
-        ]);
-      }
-    });
-  }
-  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  ]);
   const row = await updateShipment(db, accountId, idOr404(id), {
-    ref_numbers: clean(a.ref_numbers),
-    tags: clean(a.tags),
+    ref_numbers: cleanEntries(a.ref_numbers),
+    tags: cleanEntries(a.tags),
   });
   if (!row) throw notFoundError();
   return single(db, accountId, row);

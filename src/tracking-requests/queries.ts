@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byId, byIds } from '../db/by-ids.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
@@ -123,18 +124,14 @@ export function batchedTrackingRequestInsert(
     });
 }
 
-export async function findTrackingRequest(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<TrackingRequest | undefined> {
-  return db
-    .selectFrom('tracking_requests')
-    .select(COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The account's tracking requests with their columns, to narrow with `where`. */
+function accountRequests(db: Kysely<DB>, accountId: string) {
+  return db.selectFrom('tracking_requests').select(COLUMNS).where('account_id', '=', accountId);
 }
+
+export const findTrackingRequest = byId<TrackingRequest>((db, accountId, id) =>
+  accountRequests(db, accountId).where('id', '=', id).executeTakeFirst(),
+);
 
 export interface TrackingRequestFilter {
   status?: string;
@@ -191,16 +188,6 @@ export async function updateTrackingRequest(
 }
 
 /** Several of an account's tracking requests (others' ids are skipped), e.g. for includes. */
-export async function trackingRequestsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<TrackingRequest[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('tracking_requests')
-    .select(COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
+export const trackingRequestsByIds = byIds<TrackingRequest>((db, accountId, ids) =>
+  accountRequests(db, accountId).where('id', 'in', ids).execute(),
+);

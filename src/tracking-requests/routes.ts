@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { parseDateParam, parseInclude, parsePage } from '../http/jsonapi.ts';
+import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams } from '../http/schemas.ts';
-import { pageLinks } from '../jsonapi/document.ts';
-import { list, single } from '../jsonapi/schemas.ts';
+import { single } from '../jsonapi/schemas.ts';
 import { uuidV5 } from '../util/uuid.ts';
 import { batchedTrackingRequestInsert } from './queries.ts';
 import {
@@ -59,18 +59,14 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
 
     app.get(
       '/tracking_requests',
-      {
-        schema: {
-          tags: ['Tracking Requests'],
-          summary: 'List tracking requests',
-          querystring: ListQuery,
-          response: { 200: list(TrackingRequestSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Tracking Requests'],
+        summary: 'List tracking requests',
+        querystring: ListQuery,
+        item: TrackingRequestSchema,
+      }),
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, INCLUDES);
+        const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = trackingRequestSort(qs.sort);
         const { rows, total, included } = await listTrackingRequestsOf(
           db,
@@ -89,12 +85,10 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           },
           page,
         );
-        return {
+        return listResponse(ctx.baseUrl, '/tracking_requests', { qs, page }, total, {
           data: rows.map(serializeTrackingRequest),
-          ...(include.size ? { included } : {}),
-          links: pageLinks(ctx.baseUrl, '/tracking_requests', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size ? included : undefined,
+        });
       },
     );
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { InitialCustomFieldsSchema } from '../custom-fields/request-schemas.ts';
 import { PageQuery, query, UpdatedAtQuery } from '../http/schemas.ts';
-import { Nullable } from '../jsonapi/schemas.ts';
+import { Nullable, patchBody } from '../jsonapi/schemas.ts';
 import { STATUSES } from './serializer.ts';
 import { SORTS } from './service.ts';
 
@@ -54,28 +54,13 @@ export const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('tracking_request')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            ref_numbers: Type.Optional(StringList),
-            // openapi.json names it `ref_number` (one string); accepted for existing clients.
-            ref_number: Type.Optional(Tag),
-            tags: Type.Optional(StringList),
-            shipment_tags: Type.Optional(StringList),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+export const PatchBody = patchBody('tracking_request', {
+  ref_numbers: Type.Optional(StringList),
+  // openapi.json names it `ref_number` (one string); accepted for existing clients.
+  ref_number: Type.Optional(Tag),
+  tags: Type.Optional(StringList),
+  shipment_tags: Type.Optional(StringList),
+});
 
 // `shipment` is the reference's other name for tracked_object (its document allows both).
 export const INCLUDES = ['tracked_object', 'shipment'] as const;

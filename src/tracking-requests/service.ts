@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { checkInitialCustomFields } from '../custom-fields/initial.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError, badParameter, notFound } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/document.ts';
 import { customerOf } from '../parties/service.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { type Inference, inferNumber } from '../reference/infer.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
+import { cleanEntries, rejectBlankEntries } from '../shipments/string-lists.ts';
+import { parseTimeSort, type TimeSort } from '../shipments/time-sort.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
@@ -15,6 +17,7 @@ import {
   findTrackingRequest,
   listTrackingRequests,
   type TrackingRequest,
+  type TrackingRequestFilter,
   updateTrackingRequest,
 } from './queries.ts';
 import { validateCreate } from './validate.ts';
@@ -57,29 +60,14 @@ export async function createTrackingRequest(
   }
 }
 
-export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+export { SORTS } from '../shipments/time-sort.ts';
 
-export interface TrackingRequestSort {
-  column: 'created_at' | 'updated_at';
-  desc: boolean;
-}
+export type TrackingRequestSort = TimeSort;
 
-/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
-export function trackingRequestSort(raw: string | undefined): TrackingRequestSort {
-  const sort = raw ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as TrackingRequestSort['column'], desc: sort.startsWith('-') };
-}
+/** `sort=` of the list (see time-sort.ts). */
+export const trackingRequestSort: (raw: string | undefined) => TrackingRequestSort = parseTimeSort;
 
-export interface ListInput {
-  status?: string;
-  scac?: string;
-  request_number?: string;
-  q?: string;
-  created_start?: Date;
-  created_end?: Date;
-  updated_start?: Date;
-  updated_end?: Date;
+export interface ListInput extends TrackingRequestFilter {
   sort: TrackingRequestSort;
   includeTrackedObject: boolean;
 }
@@ -124,7 +112,7 @@ export async function getTrackingRequest(
   id: string,
   includeTrackedObject: boolean,
 ): Promise<{ row: TrackingRequest; included: Resource[] }> {
-  const row = isUuid(id) ? await findTrackingRequest(db, accountId, id) : undefined;
+  const row = await findTrackingRequest(db, accountId, id);
   if (!row) throw notFound('No tracking request with this id.');
   const included = includeTrackedObject ? await shipmentIncludes(db, accountId, [row.shipment_id]) : [];
   return { row, included };
@@ -146,25 +134,15 @@ export async function editTrackingRequest(
 ): Promise<TrackingRequest> {
   const refs = a.ref_numbers ?? (a.ref_number !== undefined ? [a.ref_number] : undefined);
   const tags = a.tags ?? a.shipment_tags;
-  for (const [name, values] of [
+  rejectBlankEntries([
     ['ref_numbers', refs],
     ['tags', tags],
-  ] as const) {
-    values?.forEach((v, i) => {
-      if (v.trim() === '') {
-        throw new ApiError(422, [
-          {
-            source: { pointer: `/data/attributes/${name}/${i}` },
-            detail: `${name} entries can't be blank`,
-            code: 'blank',
-          },
-        ]);
-      }
-    });
-  }
-  const clean = (v: string[] | undefined) => (v ? [...new Set(v.map((s) => s.trim()))] : undefined);
+  ]);
   const row = isUuid(id)
-    ? await updateTrackingRequest(db, accountId, id, { ref_numbers: clean(refs), shipment_tags: clean(tags) })
+    ? await updateTrackingRequest(db, accountId, id, {
+        ref_numbers: cleanEntries(refs),
+        shipment_tags: cleanEntries(tags),
+      })
     : undefined;
   if (!row) throw notFound('No tracking request with this id.');
   return row;

@@ -7,7 +7,9 @@ import formatsModule from 'ajv-formats';
 // Ajv reads OpenAPI's `nullable`; the map's `discriminator` (placed beside oneOf) is dropped, as
 // the five property schemas already differ by their feature_type enum.
 
-const doc = JSON.parse(readFileSync(new URL('../../../shared/reference/openapi.json', import.meta.url), 'utf8'));
+const doc = JSON.parse(
+  readFileSync(new URL('../../../shared/reference/openapi.json', import.meta.url), 'utf8'),
+);
 // Both packages are CommonJS with their class/function on `default`.
 const Ajv = (AjvModule as any).default ?? AjvModule;
 const addFormats = (formatsModule as any).default ?? formatsModule;

@@ -7,7 +7,9 @@ import { parse } from 'yaml';
 
 type Schema = Record<string, unknown>;
 
-const spec = parse(readFileSync(new URL('../../../shared/reference/dcsa-tnt-v2.2.yaml', import.meta.url), 'utf8')) as {
+const spec = parse(
+  readFileSync(new URL('../../../shared/reference/dcsa-tnt-v2.2.yaml', import.meta.url), 'utf8'),
+) as {
   components: { schemas: Record<string, Schema> };
 };
 const schemas = spec.components.schemas;

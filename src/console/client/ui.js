@@ -52,6 +52,15 @@ export function TableWrap({ label, children }) {
   return html`<div class="table-wrap" role="region" aria-label=${label} tabindex="0">${children}</div>`;
 }
 
+/** A table's header row: one column header per entry (text or markup). */
+export function TableHead({ columns }) {
+  return html`<thead>
+    <tr>
+      ${columns.map((c) => html`<th scope="col">${c}</th>`)}
+    </tr>
+  </thead>`;
+}
+
 export function ErrorBox({ error }) {
   if (!error) return null;
   return html`<div class="alert" role="alert">${error.message ?? String(error)}</div>`;

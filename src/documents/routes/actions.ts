@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { errorResponses, IdParams } from '../../http/schemas.ts';
-import { isUuid } from '../../util/uuid.ts';
 import { findDocument, queueAction } from '../queries.ts';
 
 // The asynchronous actions on a document: each queues work for the worker and answers 202.
@@ -14,7 +13,7 @@ const Accepted = Type.Object({ status: Type.Literal('accepted') });
 export function documentActionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
   const found = async (accountId: string, id: string) => {
-    const d = isUuid(id) ? await findDocument(db, accountId, id) : undefined;
+    const d = await findDocument(db, accountId, id);
     if (!d) throw notFound("Couldn't find Document");
     return d;
   };

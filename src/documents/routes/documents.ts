@@ -4,10 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { badParameter, invalidAttribute, notFound } from '../../errors.ts';
-import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
-import { list, single } from '../../jsonapi/schemas.ts';
+import { single } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { DOCUMENT_TYPES, isDocumentType } from '../extract/classify.ts';
 import { storageKeyOf } from '../file-access.ts';
@@ -69,7 +69,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const cfg = ctx.config.documents;
   const storage = createStorage(ctx.config);
   const found = async (accountId: string, id: string) => {
-    const d = isUuid(id) ? await findDocument(db, accountId, id) : undefined;
+    const d = await findDocument(db, accountId, id);
     if (!d) throw notFound("Couldn't find Document");
     return d;
   };
@@ -180,18 +180,14 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/documents',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'List documents',
-          querystring: ListQuery,
-          response: { 200: list(DocumentSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: TAG,
+        summary: 'List documents',
+        querystring: ListQuery,
+        item: DocumentSchema,
+      }),
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, DOCUMENT_INCLUDES);
+        const { qs, page, include } = listRequest(request.query, DOCUMENT_INCLUDES);
         const sortRaw = qs.sort ?? '-created_at';
         if (!SORTS.includes(sortRaw)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
         const column = sortRaw.replace(/^-/, '') === 'document_type' ? 'document_type' : 'created_at';
@@ -215,12 +211,10 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           { column, desc: sortRaw.startsWith('-') },
         );
-        return {
+        return listResponse(ctx.baseUrl, '/documents', { qs, page }, total, {
           data: rows.map(serializeDocument),
-          ...(include.size ? { included: await documentIncludes(db, request.accountId, rows, include) } : {}),
-          links: pageLinks(ctx.baseUrl, '/documents', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size ? await documentIncludes(db, request.accountId, rows, include) : undefined,
+        });
       },
     );
 

@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { notFound } from '../../errors.ts';
-import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { Included, pageLinks, type Resource } from '../../jsonapi/document.ts';
+import { Included, type Resource } from '../../jsonapi/document.ts';
 import { AnyResource } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import {
@@ -68,16 +69,12 @@ export function emailSubmissionRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         },
       },
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, INCLUDES, DEFAULT_INCLUDES);
+        const { qs, page, include } = listRequest(request.query, INCLUDES, DEFAULT_INCLUDES);
         const { rows, total } = await listSubmissions(db, request.accountId, page);
-        return {
+        return listResponse(ctx.baseUrl, '/email_submissions', { qs, page }, total, {
           data: rows.map(serializeSubmission),
           included: await includes(ctx, request.accountId, rows, include),
-          links: pageLinks(ctx.baseUrl, '/email_submissions', qs, page, total),
-          meta: { size: page.size, total },
-        };
+        });
       },
     );
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { type Doc, getDoc, includedIndex, query } from '../api.ts';
 import { containerLines, flat, shipmentLines } from '../format.ts';
-import { Id, Intent, Page, PageSize, pageNote, pageQuery, type Tool } from './tool.ts';
+import { Id, Intent, type PageArgs, Paging, pageNote, pageQuery, type Tool } from './tool.ts';
 
 const containersOf = (doc: Doc, s: Doc['data']) => {
   const index = includedIndex(doc);
@@ -69,9 +69,7 @@ export const listShipments: Tool = {
       Type.Boolean({ description: 'true: only stopped; false: only still tracked.' }),
     ),
     include_containers: Type.Optional(Type.Boolean({ description: 'Add each shipment’s containers.' })),
-    page: Page,
-    page_size: PageSize,
-    intent: Intent,
+    ...Paging,
   }),
   async run(
     api,
@@ -79,9 +77,7 @@ export const listShipments: Tool = {
       number?: string;
       tracking_stopped?: boolean;
       include_containers?: boolean;
-      page?: number;
-      page_size?: number;
-    },
+    } & PageArgs,
   ) {
     const doc = await getDoc(
       api,
@@ -119,11 +115,9 @@ export const listContainers: Tool = {
         description: 'Related data to add: shipment, pod_terminal, transport_events.',
       }),
     ),
-    page: Page,
-    page_size: PageSize,
-    intent: Intent,
+    ...Paging,
   }),
-  async run(api, args: { include?: string[]; page?: number; page_size?: number }) {
+  async run(api, args: { include?: string[] } & PageArgs) {
     const include = args.include?.length ? [...new Set(args.include)].join(',') : undefined;
     const doc = await getDoc(api, `/containers${query({ include, ...pageQuery(args) })}`);
     const index = includedIndex(doc);

@@ -28,11 +28,18 @@ export const PageSize = Type.Optional(
 export const Id = (what: string) =>
   Type.String({ minLength: 1, maxLength: 100, description: `The ${what} id (UUID).` });
 
-export function pageQuery(args: { page?: number; page_size?: number }) {
+/** The last inputs of every list tool: which page, how large, and the intent. */
+export const Paging = { page: Page, page_size: PageSize, intent: Intent };
+export interface PageArgs {
+  page?: number;
+  page_size?: number;
+}
+
+export function pageQuery(args: PageArgs) {
   return { 'page[number]': args.page, 'page[size]': args.page_size };
 }
 
-export function pageNote(doc: Doc, args: { page?: number; page_size?: number }): string {
+export function pageNote(doc: Doc, args: PageArgs): string {
   const total = doc.meta?.total;
   const size = args.page_size ?? doc.meta?.size ?? 30;
   const page = args.page ?? 1;

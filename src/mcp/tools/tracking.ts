@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { type ApiCaller, type Doc, errorText, getDoc, query, ToolError } from '../api.ts';
 import { flat, trackingRequestLine } from '../format.ts';
-import { Intent, Page, PageSize, pageNote, pageQuery, type Tool } from './tool.ts';
+import { Intent, type PageArgs, Paging, pageNote, pageQuery, type Tool } from './tool.ts';
 
 const NUMBER_TYPES = ['container', 'bill_of_lading', 'booking_number'] as const;
 type NumberType = (typeof NUMBER_TYPES)[number];
@@ -115,9 +115,7 @@ export const listTrackingRequests: Tool = {
     ),
     status: Type.Optional(Type.Union(TR_STATUSES.map((s) => Type.Literal(s)))),
     request_type: Type.Optional(Type.Union(NUMBER_TYPES.map((t) => Type.Literal(t)))),
-    page: Page,
-    page_size: PageSize,
-    intent: Intent,
+    ...Paging,
   }),
   async run(
     api,
@@ -125,9 +123,7 @@ export const listTrackingRequests: Tool = {
       filters?: Record<string, string>;
       status?: string;
       request_type?: string;
-      page?: number;
-      page_size?: number;
-    },
+    } & PageArgs,
   ) {
     const filters: Record<string, string> = {};
     let requestType = args.request_type;

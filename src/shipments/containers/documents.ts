@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { Included, type Resource } from '../../jsonapi/document.ts';
+import { type IncludeBuilder, Included, type Resource } from '../../jsonapi/document.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
 import { vesselsByIds } from '../../reference/vessels.ts';
 import { shipmentIncludes } from '../include.ts';
@@ -32,6 +32,15 @@ export async function containerResources(
   return rows.map((r) => serializeContainer(r, events.get(r.id)));
 }
 
+/** Container resources of the account's containers among `ids` (for includes). */
+export async function containerResourcesByIds(
+  db: Kysely<DB>,
+  accountId: string,
+  ids: string[],
+): Promise<Resource[]> {
+  return containerResources(db, accountId, await containersByIds(db, accountId, ids));
+}
+
 /** Containers and their includes, with at most one query per include path. */
 export async function containersDocument(
   db: Kysely<DB>,
@@ -53,56 +62,49 @@ export async function containersDocument(
   } else {
     data = await containerResources(db, accountId, rows);
   }
-  if (include.has('shipment')) {
-    for (const r of await shipmentIncludes(
-      db,
-      accountId,
-      rows.map((r) => r.shipment_id),
-    ))
-      included.add(r);
-  }
-  if (include.has('pod_terminal')) {
-    for (const r of terminalResources(rows.map((r) => r.pod_terminal_id ?? r.shipment_pod_terminal_id)))
-      included.add(r);
-  }
-  for (const e of events) included.add(serializeTransportEvent(e));
+  if (include.has('shipment'))
+    included.addAll(
+      await shipmentIncludes(
+        db,
+        accountId,
+        rows.map((r) => r.shipment_id),
+      ),
+    );
+  if (include.has('pod_terminal'))
+    included.addAll(terminalResources(rows.map((r) => r.pod_terminal_id ?? r.shipment_pod_terminal_id)));
+  included.addAll(events.map((r) => serializeTransportEvent(r)));
   return { data, included: included.items };
 }
 
 /** Resources related to transport events, for `include`. */
-export async function eventIncludes(
-  db: Kysely<DB>,
-  accountId: string,
-  events: TransportEventRow[],
-  include: Set<string>,
-): Promise<Resource[]> {
+export const eventIncludes: IncludeBuilder<TransportEventRow> = async (db, accountId, events, include) => {
   const included = new Included();
-  if (include.has('shipment')) {
-    for (const r of await shipmentIncludes(
-      db,
-      accountId,
-      events.map((e) => e.shipment_id),
-    ))
-      included.add(r);
-  }
-  if (include.has('container')) {
-    const rows = await containersByIds(
-      db,
-      accountId,
-      events.map((e) => e.container_id),
+  if (include.has('shipment'))
+    included.addAll(
+      await shipmentIncludes(
+        db,
+        accountId,
+        events.map((e) => e.shipment_id),
+      ),
     );
-    for (const r of await containerResources(db, accountId, rows)) included.add(r);
-  }
-  if (include.has('location'))
-    for (const r of portResources(events.map((e) => e.location_locode))) included.add(r);
-  if (include.has('terminal'))
-    for (const r of terminalResources(events.map((e) => e.terminal_id))) included.add(r);
-  if (include.has('vessel')) {
-    for (const v of await vesselsByIds(
-      db,
-      events.map((e) => e.vessel_id),
-    ))
-      included.add(serializeVessel(v));
-  }
+  if (include.has('container'))
+    included.addAll(
+      await containerResourcesByIds(
+        db,
+        accountId,
+        events.map((e) => e.container_id),
+      ),
+    );
+  if (include.has('location')) included.addAll(portResources(events.map((e) => e.location_locode)));
+  if (include.has('terminal')) included.addAll(terminalResources(events.map((e) => e.terminal_id)));
+  if (include.has('vessel'))
+    included.addAll(
+      (
+        await vesselsByIds(
+          db,
+          events.map((e) => e.vessel_id),
+        )
+      ).map((r) => serializeVessel(r)),
+    );
   return included.items;
-}
+};

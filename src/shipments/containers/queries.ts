@@ -6,6 +6,7 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -72,16 +73,12 @@ function containersWithShipment(db: Kysely<DB>, accountId: string) {
     .where('c.account_id', '=', accountId);
 }
 
-export async function findContainer(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<ContainerRow | undefined> {
+export const findContainer = byId<ContainerRow>(async (db, accountId, id) => {
   return containersWithShipment(db, accountId)
     .select(CONTAINER_COLUMNS)
     .where('c.id', '=', id)
     .executeTakeFirst();
-}
+});
 
 /** The account's containers whose `column` is one of `ids`, ordered by `order`. */
 async function containersWhereIn(
@@ -244,28 +241,19 @@ export function accountTransportEvents(db: Kysely<DB>, accountId: string) {
   return db.selectFrom('transport_events').select(EVENT_COLUMNS).where('account_id', '=', accountId);
 }
 
-export async function findTransportEvent(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<TransportEventRow | undefined> {
+export const findTransportEvent = byId<TransportEventRow>(async (db, accountId, id) => {
   return accountTransportEvents(db, accountId).where('id', '=', id).executeTakeFirst();
-}
+});
 
 /** Every transport event of the given containers, in history order per container. */
-export async function transportEventsOfContainers(
-  db: Kysely<DB>,
-  accountId: string,
-  containerIds: string[],
-): Promise<TransportEventRow[]> {
-  if (containerIds.length === 0) return [];
+export const transportEventsOfContainers = byIds<TransportEventRow>(async (db, accountId, containerIds) => {
   return accountTransportEvents(db, accountId)
-    .where('container_id', 'in', [...new Set(containerIds)])
+    .where('container_id', 'in', containerIds)
     .orderBy('container_id')
     .orderBy('timestamp', (ob) => ob.asc().nullsLast())
     .orderBy('key')
     .execute();
-}
+});
 
 /** What a container resource needs from its events: their ids, and the empty return's zone. */
 export interface EventSummary {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { customFieldConditions } from '../../custom-fields/filter.ts';
-import { parseDateParam, parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
@@ -38,20 +39,16 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/containers',
-      {
-        schema: {
-          tags: ['Containers'],
-          summary: 'List containers',
-          description:
-            'Newest first by default. Filter by shipment, number or update time; sort by created_at or updated_at.',
-          querystring: ListQuery,
-          response: { 200: list(ContainerSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Containers'],
+        summary: 'List containers',
+        description:
+          'Newest first by default. Filter by shipment, number or update time; sort by created_at or updated_at.',
+        querystring: ListQuery,
+        item: ContainerSchema,
+      }),
       async (request) => {
-        const qs = request.query as Query;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, CONTAINER_INCLUDES);
+        const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);
         const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
         const { data, included, total } = await listContainersOf(
@@ -67,12 +64,10 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
           include,
         );
-        return {
+        return listResponse(ctx.baseUrl, '/containers', { qs, page }, total, {
           data,
-          ...(include.size ? { included } : {}),
-          links: pageLinks(ctx.baseUrl, '/containers', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size ? included : undefined,
+        });
       },
     );
 

@@ -5,6 +5,7 @@ import type { Resource } from '../../jsonapi/document.ts';
 import { vesselsByImoOrName } from '../../reference/vessels.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
+import { parseTimeSort } from '../time-sort.ts';
 import { containerResources, containersDocument, eventIncludes } from './documents.ts';
 import {
   type ContainerFilter,
@@ -23,16 +24,12 @@ import { serializeRawEvent, serializeTransportEvent } from './serializer.ts';
 // Container and transport event use cases: plain functions over (db, account, validated input)
 // returning rows or resources, or throwing catalogue errors. Routes only translate HTTP.
 
-export const SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at'];
+export { SORTS } from '../time-sort.ts';
 
 export type ContainerSort = ContainerFilter['sort'];
 
-/** `sort=` of the list: one of SORTS (default -created_at); anything else is a 400. */
-export function containerSort(raw: string | undefined): ContainerSort {
-  const sort = raw ?? '-created_at';
-  if (!SORTS.includes(sort)) throw badParameter('sort', `sort must be one of ${SORTS.join(', ')}.`);
-  return { column: sort.replace('-', '') as ContainerSort['column'], desc: sort.startsWith('-') };
-}
+/** `sort=` of the list (see time-sort.ts). */
+export const containerSort: (raw: string | undefined) => ContainerSort = parseTimeSort;
 
 /** The shipment and number filters of the list: a shipment id must be a UUID (400 otherwise). */
 export function containerListFilter(
@@ -58,7 +55,7 @@ export async function listContainersOf(
 }
 
 async function containerOr404(db: Kysely<DB>, accountId: string, id: string): Promise<ContainerRow> {
-  const c = isUuid(id) ? await findContainer(db, accountId, id) : undefined;
+  const c = await findContainer(db, accountId, id);
   if (!c) throw notFound('No container with this id.');
   return c;
 }

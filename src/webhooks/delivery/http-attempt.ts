@@ -1,8 +1,10 @@
 // One delivery attempt: a single POST, no redirects, hard time limits, a bounded read of the answer.
 // Never throws: every failure becomes an AttemptOutcome the caller records and schedules from.
+
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import { FRAMING_HEADERS } from '../framing-headers.ts';
 import { parseRetryAfter } from './schedule.ts';
 
 export { createDispatcher } from './address-guard.ts';
@@ -43,19 +45,7 @@ export interface AttemptInput {
   internal?: boolean;
 }
 
-// Headers a webhook configuration must not set: they would corrupt framing or are rejected by undici.
-const DROPPED = new Set([
-  'host',
-  'content-length',
-  'content-type',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'expect',
-  'te',
-  'trailer',
-]);
+const DROPPED = new Set(FRAMING_HEADERS);
 
 /** Maps a thrown error to a short stable code for storage and metrics. */
 export function classifyError(err: unknown): string {

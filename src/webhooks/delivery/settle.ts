@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { lockLease } from '../../worker/leases.ts';
 import type { Claimed } from './claim.ts';
@@ -99,31 +99,34 @@ export async function settleSucceeded(db: Kysely<DB>, owner: string, batch: Succ
   return new Set(r.rows.map((x) => x.id));
 }
 
+/** Logs an unsuccessful attempt and moves its notification on, releasing the lease the caller holds. */
+async function logAndRelease(
+  tx: Transaction<DB>,
+  id: string,
+  attempt: Omit<Insertable<DB['webhook_attempts']>, 'notification_id'>,
+  next: Updateable<DB['webhook_notifications']>,
+): Promise<void> {
+  await tx
+    .insertInto('webhook_attempts')
+    .values({ notification_id: id, ...attempt })
+    .execute();
+  await tx
+    .updateTable('webhook_notifications')
+    .set({ ...next, lease_owner: null, lease_expires_at: null, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function settleInactive(deps: DeliveryDeps, n: Claimed): Promise<void> {
   // Deactivated while this was queued: settle it as failed; it can be redelivered after reactivation.
   await deps.db.transaction().execute(async (tx) => {
     await lockLease(tx, 'webhook_notifications', n.id, deps.owner);
-    await tx
-      .insertInto('webhook_attempts')
-      .values({
-        notification_id: n.id,
-        status_code: null,
-        error: 'webhook_inactive',
-        duration_ms: 0,
-        response_excerpt: null,
-      })
-      .execute();
-    await tx
-      .updateTable('webhook_notifications')
-      .set({
-        delivery_status: 'failed',
-        next_attempt_at: null,
-        lease_owner: null,
-        lease_expires_at: null,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', n.id)
-      .execute();
+    await logAndRelease(
+      tx,
+      n.id,
+      { status_code: null, error: 'webhook_inactive', duration_ms: 0, response_excerpt: null },
+      { delivery_status: 'failed', next_attempt_at: null },
+    );
   });
 }
 
@@ -144,30 +147,23 @@ export async function settleFailed(
   const { config } = deps;
   await deps.db.transaction().execute(async (tx) => {
     await lockLease(tx, 'webhook_notifications', n.id, deps.owner);
-    await tx
-      .insertInto('webhook_attempts')
-      .values({
-        notification_id: n.id,
+    await logAndRelease(
+      tx,
+      n.id,
+      {
         status_code: outcome.statusCode,
         error: outcome.error,
         duration_ms: Math.round(outcome.durationMs),
         response_excerpt: outcome.responseExcerpt,
-      })
-      .execute();
-    await tx
-      .updateTable('webhook_notifications')
-      .set({
+      },
+      {
         delivery_status: nextAt === null ? 'failed' : 'pending',
         attempt_count: attempts,
         last_attempt_at: done,
         next_attempt_at: nextAt,
         delivered_at: null,
-        lease_owner: null,
-        lease_expires_at: null,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', n.id)
-      .execute();
+      },
+    );
     const h = await tx
       .updateTable('webhooks')
       .set({ last_failure_at: done, failing_since: sql<Date>`coalesce(failing_since, ${done})` })

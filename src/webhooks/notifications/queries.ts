@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
 import { accountTransportEvents, type TransportEventRow } from '../../shipments/containers/queries.ts';
@@ -80,13 +81,9 @@ export async function listNotifications(
   );
 }
 
-export async function findNotification(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<Notification | undefined> {
+export const findNotification = byId<Notification>(async (db, accountId, id) => {
   return notifications(db, accountId).select(COLUMNS).where('n.id', '=', id).executeTakeFirst();
-}
+});
 
 /** The attempt logs of these notifications, oldest first; the response excerpt only when asked. */
 export async function attemptsOf(
@@ -204,13 +201,6 @@ export async function redeliverNotifications(
 
 // ---- reference objects, for include=reference_object ---------------------------------------------
 
-export async function transportEventsByIds(
-  db: Kysely<DB>,
-  accountId: string,
-  ids: string[],
-): Promise<TransportEventRow[]> {
-  if (ids.length === 0) return [];
-  return accountTransportEvents(db, accountId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
+export const transportEventsByIds = byIds<TransportEventRow>(async (db, accountId, ids) => {
+  return accountTransportEvents(db, accountId).where('id', 'in', ids).execute();
+});

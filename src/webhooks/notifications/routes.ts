@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { parseInclude, parsePage } from '../../http/jsonapi.ts';
+import { parseInclude } from '../../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
-import { AnyResource, list, single } from '../../jsonapi/schemas.ts';
+import { AnyResource, single } from '../../jsonapi/schemas.ts';
 import { INCLUDES, notificationIncludes } from './includes.ts';
 import { DELIVERY_STATUSES, NotificationSchema, serializeNotification } from './serializer.ts';
 import {
@@ -65,33 +65,27 @@ export function webhookNotificationRoutes(ctx: AppContext): FastifyPluginAsyncTy
   return async (app) => {
     app.get(
       '/webhook_notifications',
-      {
-        schema: {
-          tags: ['Webhook Notifications'],
-          summary: 'List webhook notifications',
-          description: 'Newest first. After an outage, list the failed ones and redeliver them.',
-          querystring: ListQuery,
-          response: { 200: list(NotificationSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Webhook Notifications'],
+        summary: 'List webhook notifications',
+        description: 'Newest first. After an outage, list the failed ones and redeliver them.',
+        querystring: ListQuery,
+        item: NotificationSchema,
+      }),
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
-        const include = parseInclude(qs.include, INCLUDES);
+        const { qs, page, include } = listRequest(request.query, INCLUDES);
         const { rows, total, attempts } = await listWebhookNotifications(
           db,
           request.accountId,
           qs as NotificationQuery,
           page,
         );
-        return {
+        return listResponse(ctx.baseUrl, '/webhook_notifications', { qs, page }, total, {
           data: rows.map((r) => serializeNotification(r, attempts.get(r.id) ?? [])),
-          ...(include.size
-            ? { included: await notificationIncludes(db, request.accountId, rows, include) }
-            : {}),
-          links: pageLinks(ctx.baseUrl, '/webhook_notifications', qs, page, total),
-          meta: { size: page.size, total },
-        };
+          included: include.size
+            ? await notificationIncludes(db, request.accountId, rows, include)
+            : undefined,
+        });
       },
     );
 

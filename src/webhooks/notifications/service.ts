@@ -88,16 +88,34 @@ export async function listWebhookNotifications(
   return { rows, total, attempts };
 }
 
+export interface NotificationWithAttempts {
+  notification: Notification;
+  attempts: Attempt[];
+}
+
+async function notificationOr404(db: Kysely<DB>, accountId: string, id: string): Promise<Notification> {
+  const n = await findNotification(db, accountId, id);
+  if (!n) throw notFound(NO_NOTIFICATION);
+  return n;
+}
+
+/** The notification and its attempt log (`excerpts`: with the answers' excerpts). */
+async function withAttempts(
+  db: Kysely<DB>,
+  n: Notification,
+  excerpts: boolean,
+): Promise<NotificationWithAttempts> {
+  const attempts = await attemptsOf(db, [n.id], excerpts);
+  return { notification: n, attempts: attempts.get(n.id) ?? [] };
+}
+
 /** One notification with its full attempt log, answer excerpts included. */
 export async function getWebhookNotification(
   db: Kysely<DB>,
   accountId: string,
   id: string,
-): Promise<{ notification: Notification; attempts: Attempt[] }> {
-  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
-  if (!n) throw notFound(NO_NOTIFICATION);
-  const attempts = await attemptsOf(db, [n.id], true);
-  return { notification: n, attempts: attempts.get(n.id) ?? [] };
+): Promise<NotificationWithAttempts> {
+  return withAttempts(db, await notificationOr404(db, accountId, id), true);
 }
 
 /**
@@ -108,15 +126,13 @@ export async function redeliverWebhookNotification(
   db: Kysely<DB>,
   accountId: string,
   id: string,
-): Promise<{ notification: Notification; attempts: Attempt[] }> {
-  const n = isUuid(id) ? await findNotification(db, accountId, id) : undefined;
-  if (!n) throw notFound(NO_NOTIFICATION);
+): Promise<NotificationWithAttempts> {
+  const n = await notificationOr404(db, accountId, id);
   const webhook = await webhookState(db, accountId, n.webhook_id);
   if (!webhook?.active) throw inactive();
   const after = await redeliverNotification(db, accountId, id);
   if (!after) throw notFound(NO_NOTIFICATION);
-  const attempts = await attemptsOf(db, [id], false);
-  return { notification: after, attempts: attempts.get(id) ?? [] };
+  return withAttempts(db, after, false);
 }
 
 export interface BulkRedeliverInput {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Page } from '../../util/page.ts';
@@ -74,31 +75,23 @@ export async function insertWebhook(db: Kysely<DB>, accountId: string, w: NewWeb
     .executeTakeFirstOrThrow();
 }
 
-export async function findWebhook(
-  db: Kysely<DB>,
-  accountId: string,
-  id: string,
-): Promise<Webhook | undefined> {
-  return db
-    .selectFrom('webhooks')
-    .select(COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The account's webhooks with their columns, to narrow with `where`. */
+function accountWebhooks(db: Kysely<DB>, accountId: string) {
+  return db.selectFrom('webhooks').select(COLUMNS).where('account_id', '=', accountId);
 }
 
+export const findWebhook = byId<Webhook>((db, accountId, id) =>
+  accountWebhooks(db, accountId).where('id', '=', id).executeTakeFirst(),
+);
+
 /** The account's webhooks with these ids (for `include=webhook`). */
-export async function webhooksByIds(db: Kysely<DB>, accountId: string, ids: string[]): Promise<Webhook[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('webhooks')
-    .select(COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', 'in', [...new Set(ids)])
+export const webhooksByIds = byIds<Webhook>((db, accountId, ids) =>
+  accountWebhooks(db, accountId)
+    .where('id', 'in', ids)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .execute();
-}
+    .execute(),
+);
 
 export async function listWebhooks(
   db: Kysely<DB>,

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
-import { parsePage } from '../../http/jsonapi.ts';
+import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
-import { list, Nullable, single } from '../../jsonapi/schemas.ts';
+import { createBody, Nullable, patchBody, single } from '../../jsonapi/schemas.ts';
 import { EVENT_NAMES } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
 import {
@@ -50,58 +49,26 @@ const Url = Type.String({
 });
 const Description = Nullable(Type.String({ maxLength: 500 }));
 
-const CreateBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('webhook')),
-        attributes: Type.Object(
-          {
-            url: Url,
-            events: Type.Optional(Events),
-            active: Type.Optional(Type.Boolean({ description: 'Default true.' })),
-            headers: Type.Optional(Headers),
-            description: Type.Optional(Description),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+const CreateBody = createBody('webhook', {
+  url: Url,
+  events: Type.Optional(Events),
+  active: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+  headers: Type.Optional(Headers),
+  description: Type.Optional(Description),
+});
 
-const PatchBody = Type.Object(
-  {
-    data: Type.Object(
-      {
-        type: Type.Optional(Type.Literal('webhook')),
-        id: Type.Optional(Type.String()),
-        attributes: Type.Object(
-          {
-            url: Type.Optional(Url),
-            events: Type.Optional(Events),
-            active: Type.Optional(
-              Type.Boolean({ description: 'true reactivates a webhook the service deactivated.' }),
-            ),
-            headers: Type.Optional(Headers),
-            description: Type.Optional(Description),
-            rotate_secret: Type.Optional(
-              Type.Boolean({
-                description:
-                  'true: a new secret; the old one keeps signing (as previous) for the grace period.',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+const PatchBody = patchBody('webhook', {
+  url: Type.Optional(Url),
+  events: Type.Optional(Events),
+  active: Type.Optional(Type.Boolean({ description: 'true reactivates a webhook the service deactivated.' })),
+  headers: Type.Optional(Headers),
+  description: Type.Optional(Description),
+  rotate_secret: Type.Optional(
+    Type.Boolean({
+      description: 'true: a new secret; the old one keeps signing (as previous) for the grace period.',
+    }),
+  ),
+});
 
 const TriggerBody = Type.Object(
   {
@@ -163,18 +130,15 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
 
     app.get(
       '/webhooks',
-      {
-        schema: {
-          tags: ['Webhooks'],
-          summary: 'List webhooks',
-          description: 'Newest first.',
-          querystring: ListQuery,
-          response: { 200: list(WebhookSchema), ...errorResponses(400, 401, 429) },
-        },
-      },
+      listRoute({
+        tags: ['Webhooks'],
+        summary: 'List webhooks',
+        description: 'Newest first.',
+        querystring: ListQuery,
+        item: WebhookSchema,
+      }),
       async (request) => {
-        const qs = request.query as Record<string, string | undefined>;
-        const page = parsePage(qs);
+        const { qs, page } = listRequest(request.query);
         const active = qs['filter[active]'];
         const { rows, total } = await listWebhooks(
           db,
@@ -183,11 +147,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           page,
         );
         const now = new Date();
-        return {
+        return listResponse(ctx.baseUrl, '/webhooks', { qs, page }, total, {
           data: rows.map((w) => serializeWebhook(w, now)),
-          links: pageLinks(ctx.baseUrl, '/webhooks', qs, page, total),
-          meta: { size: page.size, total },
-        };
+        });
       },
     );
 

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import { ApiError, type ErrorCode, invalidAttribute } from '../../errors.ts';
 import { isKnownEvent } from '../catalogue.ts';
 import { getAddressPolicy } from '../delivery/outbound.ts';
+import { FRAMING_HEADERS } from '../framing-headers.ts';
 import type { WebhookHeader } from './queries.ts';
 
 // Validation of a webhook's attributes beyond their JSON shape (the route schemas check that): known
@@ -13,19 +14,7 @@ import type { WebhookHeader } from './queries.ts';
 export const ATTRS = '/data/attributes';
 
 // Names the service sets itself (or that would corrupt the request framing).
-const RESERVED = new Set([
-  'host',
-  'content-type',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'expect',
-  'te',
-  'trailer',
-  'user-agent',
-]);
+const RESERVED = new Set([...FRAMING_HEADERS, 'user-agent']);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VALUE = /^[\t\x20-\x7e]*$/;
 

@@ -9,6 +9,7 @@ import {
   indexIncluded,
   placeLabel,
   related,
+  TableHead,
   TableWrap,
 } from '../ui.js';
 
@@ -239,16 +240,7 @@ export function ShipmentDetail({ api, id, capabilities }) {
     <h2>Containers</h2>
     <${TableWrap} label="Containers table">
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Number</th>
-            <th scope="col">Size/type</th>
-            <th scope="col">Status</th>
-            <th scope="col">Availability</th>
-            <th scope="col">Last free day</th>
-            <th scope="col">Journey</th>
-          </tr>
-        </thead>
+        <${TableHead} columns=${['Number', 'Size/type', 'Status', 'Availability', 'Last free day', 'Journey']} />
         <tbody>
           ${containers.map(
             (c) => html`<tr key=${c.id}>

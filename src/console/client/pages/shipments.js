@@ -9,6 +9,7 @@ import {
   indexIncluded,
   Pager,
   placeLabel,
+  TableHead,
   TableWrap,
 } from '../ui.js';
 
@@ -154,17 +155,7 @@ export function Shipments({ api, params, capabilities }) {
       doc
         ? html`<${TableWrap} label="Shipments table">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">B/L</th>
-                  <th scope="col">Carrier</th>
-                  <th scope="col">POL → POD</th>
-                  <th scope="col">ETA</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Containers</th>
-                  <th scope="col">Tags</th>
-                </tr>
-              </thead>
+              <${TableHead} columns=${['B/L', 'Carrier', 'POL → POD', 'ETA', 'Status', 'Containers', 'Tags']} />
               <tbody>
                 ${rows.map((r) => html`<${Row} key=${r.s.id} s=${r.s} containers=${r.containers} />`)}
               </tbody>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { qs } from '../api.js';
-import { ErrorBox, formatTime, html, humanize, Pager, TableWrap } from '../ui.js';
+import { ErrorBox, formatTime, html, humanize, Pager, TableHead, TableWrap } from '../ui.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'];
@@ -146,17 +146,7 @@ export function TrackingRequests({ api, params }) {
       doc
         ? html`<${TableWrap} label="Tracking requests table">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">SCAC</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Failure reason</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Shipment</th>
-                </tr>
-              </thead>
+              <${TableHead} columns=${['Number', 'Type', 'SCAC', 'Status', 'Failure reason', 'Created', 'Shipment']} />
               <tbody>
                 ${doc.data.map((tr) => {
                   const a = tr.attributes;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { qs } from '../api.js';
-import { ErrorBox, formatTime, html, humanize, TableWrap } from '../ui.js';
+import { ErrorBox, formatTime, html, humanize, TableHead, TableWrap } from '../ui.js';
 
 const TONE = { succeeded: 'ok', failed: 'bad', pending: 'info' };
 
@@ -127,16 +127,7 @@ function Notifications({ api, webhook }) {
         ? html`<p>No notifications yet.</p>`
         : html`<${TableWrap} label=${`Notifications of ${webhook.attributes.url}`}>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Created</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col"><span class="skip">Action</span></th>
-              </tr>
-            </thead>
+            <${TableHead} columns=${['Event', 'Created', 'Delivery', 'Attempts', 'Last answer', html`<span class="skip">Action</span>`]} />
             <tbody>
               ${doc.data.map((n) => {
                 const a = n.attributes;
