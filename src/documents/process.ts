@@ -8,11 +8,23 @@ import { classify, type DocumentType, isDocumentType } from './extract/classify.
 import type { Line } from './extract/layout.ts';
 import { represent } from './extract/represent.ts';
 import { autoTrack, relinkDocument } from './link.ts';
-import { rotateImage } from './read/image.ts';
-import { UnreadableFile } from './read/pdf.ts';
-import { readFile } from './read/read.ts';
+import { UnreadableFile } from './read/unreadable.ts';
 import { insertRepresentation } from './representations.ts';
 import { type FileStorage, newStorageKey } from './storage.ts';
+
+// The readers (unpdf, sharp, tesseract.js) are loaded on the first document, not at start: an API
+// process, or a worker that never sees a document, keeps their memory.
+let loaded: Promise<typeof import('./read/read.ts')> | undefined;
+const readers = () => {
+  loaded ??= import('./read/read.ts');
+  return loaded;
+};
+
+/** Stops the OCR worker if the readers were ever loaded (worker shutdown). */
+export async function stopReaders(): Promise<void> {
+  if (!loaded) return;
+  await (await import('./read/ocr.ts')).stopOcr();
+}
 
 // One run of document work: read (PDF text layer or OCR), classify, extract, link, auto-track,
 // and announce, applied in one transaction that checks the lease. Reading happens before that
@@ -59,6 +71,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
   let stored = doc.extracted_text as Stored | null;
 
   if (action === 'rotate' && doc.rotate_degrees) {
+    const { rotateImage } = await import('./read/image.ts');
     const rotated = await rotateImage(
       await storage.get(doc.storage_key),
       doc.rotate_degrees as 90 | 180 | 270,
@@ -70,6 +83,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
     stored = null;
   }
   if (action === 'process' || action === 'rotate' || !stored) {
+    const { readFile } = await readers();
     const read = await readFile(await storage.get(storageKey), doc.file_content_type, {
       ocr: deps.config.documents.ocr,
     });

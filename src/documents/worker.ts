@@ -3,8 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { type Loop, startLoop } from '../worker/loop.ts';
 import { type ClaimedDocument, claimDueDocuments } from './claims.ts';
-import { processDocument } from './process.ts';
-import { stopOcr } from './read/ocr.ts';
+import { processDocument, stopReaders } from './process.ts';
 import { createStorage } from './storage.ts';
 
 // The document loop of a worker process: the same loop, lease and poll interval as the
@@ -40,7 +39,7 @@ export function startDocumentLoop(o: DocumentLoopOptions): Loop {
     inFlight: loop.inFlight,
     async stop() {
       await loop.stop();
-      await stopOcr().catch(() => {});
+      await stopReaders().catch(() => {});
     },
   };
 }

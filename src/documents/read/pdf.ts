@@ -4,7 +4,9 @@ import type { Word } from '../extract/layout.ts';
 // The PDF text layer, as positioned words, and the pages that have none (scans), whose largest
 // embedded image is handed to OCR.
 
-export class UnreadableFile extends Error {}
+import { UnreadableFile } from './unreadable.ts';
+
+export { UnreadableFile };
 
 export interface PdfRead {
   words: Word[];
