@@ -96,7 +96,7 @@ function fixFrom(imo: string, atMs: number, point: LonLat, heading: number | nul
     imo,
     lon: round6(point[0]),
     lat: round6(point[1]),
-    at: new Date(atMs).toISOString(),
+    at: new Date(atMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     heading: heading === null ? null : Math.round(heading * 10) / 10,
     speed_knots: Math.round(knots * 10) / 10,
     status: knots > 0 ? 'under_way' : 'moored',
@@ -136,6 +136,9 @@ export function vesselPosition(imo: string, atMs: number, served: readonly Shipm
   return null;
 }
 
+/** Fixes fall on whole seconds, as AIS reports them (and ISO 8601 timestamps carry them). */
+const toSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
 function instant(raw: string | null, fallback: number): number | null {
   if (raw === null || raw === '') return fallback;
   const ms = Date.parse(raw);
@@ -158,19 +161,20 @@ export function answerAis(
   if (path === '/ais/positions/latest') {
     const at = instant(params.get('at'), nowMs);
     if (at === null) return json(400, { error: 'at must be an ISO 8601 instant' });
-    const fix = vesselPosition(imo, Math.min(at, nowMs), served());
+    const fix = vesselPosition(imo, toSecond(Math.min(at, nowMs)), served());
     return fix ? json(200, { data: fix }) : json(404, { error: `no position for IMO ${imo}` });
   }
   const to = instant(params.get('to'), nowMs);
   const from = instant(params.get('from'), nowMs - 24 * HOUR);
   if (from === null || to === null) return json(400, { error: 'from and to must be ISO 8601 instants' });
   const step = Number(params.get('step_minutes') ?? 60);
-  if (!Number.isInteger(step) || step < 1) return json(400, { error: 'step_minutes must be a positive integer' });
+  if (!Number.isInteger(step) || step < 1)
+    return json(400, { error: 'step_minutes must be a positive integer' });
   const end = Math.min(to, nowMs);
-  const stepMs = Math.max(step * 60_000, Math.ceil((end - from) / MAX_TRACK_POINTS));
+  const stepMs = toSecond(Math.max(step * 60_000, Math.ceil((end - from) / MAX_TRACK_POINTS)) + 999);
   const list = served();
   const data: Fix[] = [];
-  for (let t = from; t <= end; t += stepMs) {
+  for (let t = toSecond(from); t <= end; t += stepMs) {
     const fix = vesselPosition(imo, t, list);
     if (fix) data.push(fix);
   }

@@ -9,6 +9,7 @@ import { AnyResource } from '../jsonapi/schemas.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { vesselsByIds } from '../reference/vessels.ts';
 import { type AisProvider, noAis } from '../routing/ais.ts';
+import { httpAis } from '../routing/ais-http.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
   PositionsMeta,
@@ -83,7 +84,7 @@ const POSITIONS_DESCRIPTION =
 export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): FastifyPluginAsyncTypebox {
   const deps: RoutingDeps = {
     db: ctx.database.db,
-    ais: options.ais ?? noAis,
+    ais: options.ais ?? (ctx.config.aisFeedUrl ? httpAis({ baseUrl: ctx.config.aisFeedUrl }) : noAis),
     now: options.now ?? (() => new Date()),
   };
 
