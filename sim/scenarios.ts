@@ -279,6 +279,12 @@ function shipmentFor(kind: 'bl' | 'bkg', key: string, epochMs: number): Shipment
   return shipment;
 }
 
+/** The journeys built so far for `epochMs`, in the order first served (the AIS feed's vessels). */
+export function servedShipments(epochMs: number): Shipment[] {
+  const suffix = `@${epochMs}`;
+  return [...shipments].filter(([key]) => key.endsWith(suffix)).map(([, s]) => s);
+}
+
 const simuContainer = (serial: string) => `SIMU${serial}${checkDigit(`SIMU${serial}`)}`;
 
 export type Resolution =

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerAis } from './ais.ts';
 import { createSimClock, type SimClock } from './clock.ts';
 import { answerControl, type SimulatorStats } from './control.ts';
 import { dcsaError, json, type Reply } from './dcsa-http.ts';
 import { answerEvents } from './events-endpoint.ts';
 import { type OAuthOptions, TokenIssuer } from './oauth.ts';
-import { resolveReference } from './scenarios.ts';
+import { resolveReference, servedShipments } from './scenarios.ts';
 
 // The standalone carrier simulator: DCSA Track & Trace 2.2 `GET /v2/events` over plain node:http,
 // plus an OAuth2 token endpoint and control endpoints for the simulated clock. Per-request work
@@ -84,6 +85,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return (
         answerControl(method, path, body, clock, statsApi) ?? json(404, { error: 'no such control endpoint' })
       );
+    }
+    if (path.startsWith('/ais/')) {
+      if (method !== 'GET') return json(405, { error: 'only GET' }, { allow: 'GET' });
+      const reply = answerAis(path, url.searchParams, clock.nowMs(), () =>
+        servedShipments(clock.epoch.getTime()),
+      );
+      if (reply) return reply;
     }
     if (path === '/oauth/token' && issuer) {
       if (method !== 'POST') return json(405, { error: 'invalid_request' }, { allow: 'POST' });

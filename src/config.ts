@@ -42,6 +42,8 @@ export interface Config {
   /** In-process cache of GET responses and API keys, kept fresh by the database change feed. */
   cache: { responseMaxBytes: number; ttlMs: number };
   carriersConfig: string | null;
+  /** Base URL of the AIS-like position feed (AIS_FEED_URL), or null for schedule estimates only. */
+  aisFeedUrl: string | null;
   /** The validated contents of CARRIERS_CONFIG (empty when unset). */
   carriers: CarrierConfigEntry[];
   role: 'api' | 'worker' | 'all';
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     cache: { responseMaxBytes: v.RESPONSE_CACHE_MB * 1024 * 1024, ttlMs: v.RESPONSE_CACHE_TTL_MS },
     carriersConfig: v.CARRIERS_CONFIG.path,
+    aisFeedUrl: v.AIS_FEED_URL,
     carriers: v.CARRIERS_CONFIG.carriers,
     role: v.ROLE,
     apiProcesses: v.API_PROCESSES,

@@ -44,6 +44,22 @@ export const HTTP_SCHEMA = {
     'Absolute origin used in pagination links, e.g. https://track.example.com. Unset: links are paths.',
     ({ name, read }) => read.origin(name, 'https://track.example.com'),
   ),
+  AIS_FEED_URL: custom(
+    'http(s) URL',
+    '(unset)',
+    'Base URL of an AIS-like vessel position feed (the carrier simulator serves one: `http://host:port`); maps use its fixes for vessels at sea. Unset: positions are estimated from schedules.',
+    ({ name, env, problems, read }) => {
+      const u = read.url(name, ['http:', 'https:'], 'http://127.0.0.1:4000');
+      if (!u) return null;
+      if (u.search || u.hash || u.username || u.password) {
+        problems.push(
+          `${name} must be a base URL without query, fragment or credentials, got "${env[name]}"`,
+        );
+        return null;
+      }
+      return u.href.replace(/\/+$/, '');
+    },
+  ),
   BODY_LIMIT_BYTES: integer(102400, 'Largest accepted request body; larger is a 413.', {
     min: 1024,
     max: 50 * 1024 * 1024,

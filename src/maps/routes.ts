@@ -9,6 +9,7 @@ import { AnyResource } from '../jsonapi/schemas.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { vesselsByIds } from '../reference/vessels.ts';
 import { type AisProvider, noAis } from '../routing/ais.ts';
+import { httpAis } from '../routing/ais-http.ts';
 import { isUuid } from '../util/uuid.ts';
 import {
   PositionsMeta,
@@ -78,12 +79,12 @@ function coordinate(name: 'latitude' | 'longitude', raw: string | undefined): nu
 }
 
 const POSITIONS_DESCRIPTION =
-  'Estimated positions along the sea route from now (or the departure, if the vessel has not sailed) to the port, every minute; passages longer than 2,000 minutes are spaced evenly with at most 2,000 positions (meta.position_step_seconds). The vessel moves at constant speed along straight lon/lat steps between positions, so interpolate linearly. Without port_id and previous_port_id, the leg the vessel is sailing (or will sail next) in your shipments. Every position is estimated (no AIS feed is configured).';
+  'Estimated positions along the sea route from now (or the departure, if the vessel has not sailed) to the port, every minute; passages longer than 2,000 minutes are spaced evenly with at most 2,000 positions (meta.position_step_seconds). The vessel moves at constant speed along straight lon/lat steps between positions, so interpolate linearly. Without port_id and previous_port_id, the leg the vessel is sailing (or will sail next) in your shipments. Every position is estimated from the schedule and the sea route.';
 
 export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): FastifyPluginAsyncTypebox {
   const deps: RoutingDeps = {
     db: ctx.database.db,
-    ais: options.ais ?? noAis,
+    ais: options.ais ?? (ctx.config.aisFeedUrl ? httpAis({ baseUrl: ctx.config.aisFeedUrl }) : noAis),
     now: options.now ?? (() => new Date()),
   };
 

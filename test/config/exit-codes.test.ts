@@ -48,6 +48,8 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ DATABASE_URL: 'postgres://[bad' }, /DATABASE_URL must be a URL/],
   [{ DB_POOL_SIZE: '0' }, /DB_POOL_SIZE must be an integer between 1 and 1000/],
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of fatal, .*"loud"/],
+  [{ AIS_FEED_URL: 'ftp://feed.example' }, /AIS_FEED_URL must start with http:\/\/ or https:\/\//],
+  [{ AIS_FEED_URL: 'http://feed.example/?key=1' }, /AIS_FEED_URL must be a base URL without query/],
   [{ PUBLIC_BASE_URL: 'ftp://x.example' }, /PUBLIC_BASE_URL must start with http:\/\/ or https:\/\//],
   [{ PUBLIC_BASE_URL: 'https://x.example/app' }, /PUBLIC_BASE_URL must be an origin/],
   [{ PUBLIC_BASE_URL: 'track.example.com' }, /PUBLIC_BASE_URL must be a URL/],
