@@ -185,7 +185,7 @@ for (const engine of ENGINES) {
       });
     }
 
-    test('documents: upload a B/L, see it extracted and open its fields (desktop)', async () => {
+    test('documents: upload a B/L, see it extracted and open its fields (desktop, then phone width)', async () => {
       const bl = `CONSBL${String(Date.now() % 1e6).padStart(6, '0')}`;
       const pdf = await renderPdf(
         layoutOps(transportDoc(31, 'bill_of_lading', { scac: 'TEST', bl }), 'inline'),
