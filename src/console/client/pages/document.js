@@ -27,6 +27,9 @@ function valueText(v) {
   return String(v);
 }
 
+// Field names humanize well except for abbreviations.
+const LABELS = { scac: 'SCAC', hs_code: 'HS code' };
+
 function Confidence({ value }) {
   if (typeof value !== 'number') return html`<span class="hint">—</span>`;
   return html`<span class=${`confidence ${value < 0.6 ? 'low' : ''}`}>${Math.round(value * 100)} %</span>`;
@@ -49,7 +52,7 @@ function Fields({ rep, manual }) {
       <tbody>
         ${keys.map(
           (k) => html`<tr key=${k}>
-            <th scope="row">${humanize(k)}</th>
+            <th scope="row">${LABELS[k] ?? humanize(k)}</th>
             <td class="pre">${valueText(manual?.[k] ?? payload[k])}</td>
             <td><${Confidence} value=${conf?.[k]} /></td>
           </tr>`,
