@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox, formatTime, html, humanize, indexIncluded, TableWrap } from '../ui.js';
-import { LinkedShipments, STATUS_TONE } from './documents.js';
+import { LinkedShipments, pollDelay, STATUS_TONE } from './documents.js';
 
-const POLL_MS = 1500;
 // A signed download link works for a few minutes (DOCUMENT_DOWNLOAD_URL_TTL_MS, 5 min by
 // default); one older than this is asked for again when clicked.
 const LINK_FRESH_MS = 60_000;
@@ -103,7 +102,8 @@ export function DocumentDetail({ api, id }) {
         if (!live) return;
         setDoc(d);
         const s = d.data.attributes.extraction_status;
-        if (s === 'pending' || s === 'processing') timer = setTimeout(() => setReload((n) => n + 1), POLL_MS);
+        if (s === 'pending' || s === 'processing')
+          timer = setTimeout(() => setReload((n) => n + 1), pollDelay(reload));
       },
       (err) => live && setError(err),
     );

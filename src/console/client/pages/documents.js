@@ -3,9 +3,11 @@ import { qs } from '../api.js';
 import { ErrorBox, formatTime, html, humanize, indexIncluded, Pager, TableWrap } from '../ui.js';
 
 const PAGE_SIZE = 25;
-// While a listed document is still being read, the whole page is asked again (one request, never
-// one per row) at this pace.
-const POLL_MS = 1500;
+/**
+ * While a document is still being read its page is asked again (one request, never one per row),
+ * soon at first and then less often, so a document no worker takes never eats the rate limit.
+ */
+export const pollDelay = (n) => Math.min(30_000, 1500 * 1.3 ** n);
 export const STATUS_TONE = { extracted: 'ok', failed: 'bad', processing: 'info', pending: 'warn' };
 const busy = (d) =>
   d.attributes.extraction_status === 'pending' || d.attributes.extraction_status === 'processing';
@@ -85,7 +87,7 @@ export function Documents({ api, params }) {
       (d) => {
         if (!live) return;
         setDoc(d);
-        if (d.data.some(busy)) timer = setTimeout(() => setReload((n) => n + 1), POLL_MS);
+        if (d.data.some(busy)) timer = setTimeout(() => setReload((n) => n + 1), pollDelay(reload));
       },
       (err) => live && setError(err),
     );
