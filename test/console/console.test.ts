@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ENGINES } from '../helpers/db.ts';
+import { transportDoc } from '../helpers/doc-content.ts';
+import { layoutOps, renderPdf } from '../helpers/doc-render.ts';
 import { eventually } from '../helpers/engine.ts';
 import { type ConsoleFixture, chromiumMissing, launchChromium, startConsoleFixture } from './harness.ts';
 
@@ -182,5 +184,49 @@ for (const engine of ENGINES) {
         }
       });
     }
+
+    test('documents: upload a B/L, see it extracted and open its fields (desktop, then phone width)', async () => {
+      const bl = `CONSBL${String(Date.now() % 1e6).padStart(6, '0')}`;
+      const pdf = await renderPdf(
+        layoutOps(transportDoc(31, 'bill_of_lading', { scac: 'TEST', bl }), 'inline'),
+        'helvetica',
+      );
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+      const w = watch(page, f.t.url);
+      try {
+        await page.goto(`${f.t.url}/`);
+        await page.getByLabel('API key').fill(f.t.key);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('link', { name: 'Documents' }).click();
+        await page.getByRole('heading', { name: 'Documents', level: 1 }).waitFor();
+        await page
+          .getByLabel('Upload document')
+          .setInputFiles({ name: 'bl.pdf', mimeType: 'application/pdf', buffer: pdf });
+        await page.getByRole('button', { name: 'Upload', exact: true }).click();
+        await page.getByText('bl.pdf uploaded').waitFor();
+        const row = page.getByRole('row').filter({ hasText: 'bl.pdf' });
+        await row.getByText('Extracted').waitFor();
+        assert.match(await row.innerText(), /Bill of lading/);
+        await row.getByRole('link', { name: 'bl.pdf' }).click();
+        await page.getByRole('heading', { name: 'Document bl.pdf' }).waitFor();
+        const field = page.getByRole('row').filter({ hasText: 'Bill of lading number' });
+        assert.match(await field.innerText(), new RegExp(`${bl}[\\s\\S]*\\d+ %`));
+        const href = await page.getByRole('link', { name: 'Open document' }).getAttribute('href');
+        const file = await fetch(href!);
+        assert.equal(file.status, 200);
+        assert.equal(
+          Buffer.from(await file.arrayBuffer())
+            .subarray(0, 5)
+            .toString(),
+          '%PDF-',
+        );
+        assert.deepEqual(w.problems, []);
+        assert.ok(w.apiRequests() < 40, `the documents walk took ${w.apiRequests()} API requests`);
+      } finally {
+        await context.close();
+      }
+    });
   });
 }

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import type { Engine as StorageEngine } from '../../src/db/database.ts';
@@ -46,8 +48,11 @@ export interface ConsoleFixture {
  * defaults, so a normal walk through the console must stay within them.
  */
 export async function startConsoleFixture(engine: StorageEngine): Promise<ConsoleFixture> {
+  // Uploaded documents go to a directory of this fixture's own.
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-'));
   const t = await startTestApp(engine, {
     ...FAST_ENGINE_ENV,
+    DATA_DIR: dataDir,
     RATE_LIMIT_DEFAULT_PER_MINUTE: '100',
     RATE_LIMIT_CREATE_PER_MINUTE: '100',
     WEBHOOK_ALLOW_HTTP: 'true',
@@ -73,6 +78,7 @@ export async function startConsoleFixture(engine: StorageEngine): Promise<Consol
       await worker.stop();
       await receiver.close();
       await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import { transportDoc } from '../helpers/doc-content.ts';
+import { layoutOps, renderPdf } from '../helpers/doc-render.ts';
 import { eventually } from '../helpers/engine.ts';
 import { trackSandbox } from '../helpers/tracked.ts';
 import { chromiumMissing, launchChromium, startConsoleFixture } from './harness.ts';
@@ -40,8 +42,30 @@ try {
       },
     },
   });
+  // A bill of lading to read, for the Documents page.
+  const form = new FormData();
+  const pdf = await renderPdf(
+    layoutOps(transportDoc(7, 'bill_of_lading', { scac: 'TEST' }), 'inline'),
+    'helvetica',
+  );
+  form.append('file', new Blob([new Uint8Array(pdf)]), 'bill-of-lading.pdf');
+  const upload = await fetch(`${t.url}/v2/documents`, {
+    method: 'POST',
+    headers: { authorization: `Token ${t.key}` },
+    body: form,
+  });
+  if (upload.status !== 201) throw new Error(await upload.text());
+  const documentId = ((await upload.json()) as { data: { id: string } }).data.id;
   f.worker.wake();
   await eventually(async () => f.receiver.at('/hooks/tracker').length >= 1, 15_000, 'a delivery');
+  await eventually(
+    async () => {
+      const d = await t.request('GET', `/v2/documents/${documentId}`);
+      return d.body.data.attributes.extraction_status === 'extracted';
+    },
+    30_000,
+    'the document read',
+  );
 
   const shoot = async (page: Page, hash: string, file: string, prepare?: (p: Page) => Promise<void>) => {
     await page.goto(`${t.url}/${hash}`);
@@ -69,6 +93,9 @@ try {
       await shoot(page, '#/webhooks', 'webhooks.png', async (p) => {
         await p.getByRole('button', { name: 'Notifications' }).first().click();
         await p.getByRole('button', { name: 'Redeliver' }).first().waitFor();
+      });
+      await shoot(page, `#/documents/${documentId}`, 'document.png', async (p) => {
+        await p.getByRole('link', { name: 'Open document' }).waitFor();
       });
     }
     await shoot(page, `#/shipments/${f.shipment.shipmentId}`, `shipment${suffix}.png`);

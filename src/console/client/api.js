@@ -19,13 +19,15 @@ export const forgetKey = () => sessionStorage.removeItem(STORAGE_KEY);
 export function createApi(key, onUnauthorized = () => {}) {
   async function call(method, path, body) {
     const headers = { Authorization: `Token ${key}`, Accept: 'application/vnd.api+json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/vnd.api+json';
+    // A FormData body (a file upload) sets its own multipart Content-Type with the boundary.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['Content-Type'] = 'application/vnd.api+json';
     let res;
     try {
       res = await fetch(`/v2${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined || form ? body : JSON.stringify(body),
       });
     } catch {
       throw new ApiError(0, 'The server cannot be reached.');
@@ -45,6 +47,7 @@ export function createApi(key, onUnauthorized = () => {}) {
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body ?? {}),
     patch: (path, body) => call('PATCH', path, body),
+    upload: (path, formData) => call('POST', path, formData),
   };
 }
 

@@ -1,8 +1,10 @@
 // The console's shell: sign-in, navigation and a hash router (#/shipments, #/shipments/<id>,
-// #/tracking-requests, #/webhooks). Pages live in ./pages/.
+// #/tracking-requests, #/webhooks, and #/documents when the server has the documents API). Pages live in ./pages/.
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi, forgetKey, getCapabilities, savedKey, saveKey } from './api.js';
+import { DocumentDetail } from './pages/document.js';
+import { Documents } from './pages/documents.js';
 import { ShipmentDetail } from './pages/shipment.js';
 import { Shipments } from './pages/shipments.js';
 import { SignIn } from './pages/sign-in.js';
@@ -14,6 +16,8 @@ const NAV = [
   { href: '#/shipments', label: 'Shipments', section: 'shipments' },
   { href: '#/tracking-requests', label: 'Tracking requests', section: 'tracking-requests' },
   { href: '#/webhooks', label: 'Webhooks', section: 'webhooks' },
+  // Shown only when capabilities.json says this server has /v2/documents.
+  { href: '#/documents', label: 'Documents', section: 'documents', capability: 'documents' },
 ];
 
 function parseHash(hash) {
@@ -38,6 +42,12 @@ function Page({ route, api, capabilities }) {
     return html`<${ShipmentDetail} api=${api} id=${id} capabilities=${capabilities} />`;
   if (section === 'tracking-requests') return html`<${TrackingRequests} api=${api} params=${route.params} />`;
   if (section === 'webhooks') return html`<${Webhooks} api=${api} />`;
+  // Until capabilities.json has answered, a documents link waits rather than falling through.
+  if (section === 'documents' && !('documents' in capabilities)) return html`<p class="loading">Loading…</p>`;
+  if (section === 'documents' && capabilities.documents)
+    return id
+      ? html`<${DocumentDetail} api=${api} id=${id} />`
+      : html`<${Documents} api=${api} params=${route.params} />`;
   return html`<${Shipments} api=${api} params=${route.params} capabilities=${capabilities} />`;
 }
 
@@ -94,7 +104,7 @@ function App() {
       <span class="brand">Tracker</span>
       <nav aria-label="Main">
         <ul>
-          ${NAV.map(
+          ${NAV.filter((n) => !n.capability || capabilities[n.capability]).map(
             (n) =>
               html`<li><a href=${n.href} aria-current=${current === n.section ? 'page' : undefined}>${n.label}</a></li>`,
           )}
