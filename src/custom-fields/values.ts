@@ -61,7 +61,11 @@ export function assertValue(def: Definition, value: unknown, options: Option[], 
 async function definitionBySlug(db: Kysely<DB>, accountId: string, slug: string, pointer: string) {
   const [def] = await definitionsBySlugs(db, accountId, [slug]);
   if (!def)
-    throw invalidAttribute(pointer, `No custom field definition with api_slug '${slug}'.`, 'not_found');
+    throw invalidAttribute(
+      pointer,
+      `No custom field definition with api_slug '${slug}'.`,
+      'unknown_reference',
+    );
   return def;
 }
 
@@ -92,7 +96,7 @@ export async function createValue(
     throw invalidAttribute(
       entityPointer,
       `No ${input.entity.type} with id '${input.entity.id}'.`,
-      'not_found',
+      'unknown_reference',
     );
   }
   assertValue(def, input.value, await optionsOf(db, accountId, [def.id]));

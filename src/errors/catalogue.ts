@@ -214,6 +214,11 @@ const ERRORS_BY_CODE = {
     status: 422,
     meaning: 'The custom field definition belongs to another entity type than the resource it is set on.',
   },
+  unknown_reference: {
+    status: 422,
+    meaning:
+      'The body refers to a record the account does not have (a party, a custom field definition, a shipment).',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERRORS_BY_CODE;

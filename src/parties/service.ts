@@ -93,7 +93,7 @@ export async function customerOf(
       {
         source: { pointer: '/data/relationships/customer/data' },
         detail: `No party with id '${ref.id ?? ''}' in this account.`,
-        code: 'not_found',
+        code: 'unknown_reference',
       },
     ]);
   }
