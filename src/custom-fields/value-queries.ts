@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
+import { deleteOwned } from './owned.ts';
 import { type FieldValue, type ResourceType, TABLE_OF } from './types.ts';
 
 // SQL of custom field values. Every query is scoped to the account.
@@ -108,12 +109,7 @@ export async function setValue(db: Kysely<DB>, accountId: string, id: string, va
 }
 
 export async function deleteValue(db: Kysely<DB>, accountId: string, id: string): Promise<boolean> {
-  const r = await db
-    .deleteFrom('custom_field_values')
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return deleteOwned(db, 'custom_field_values', accountId, id);
 }
 
 /** Whether the account has this entity (a shipment, container or tracking request). */
