@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
+import { deleteOwned } from './owned.ts';
 import type { Definition, Option } from './types.ts';
 
 // SQL of definitions and options. jsonb columns are written as JSON text and read as values.
@@ -115,12 +116,7 @@ export async function updateDefinition(db: Kysely<DB>, accountId: string, id: st
 
 /** Deletes a definition with its options and values (foreign keys cascade). */
 export async function deleteDefinition(db: Kysely<DB>, accountId: string, id: string): Promise<boolean> {
-  const r = await db
-    .deleteFrom('custom_field_definitions')
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return deleteOwned(db, 'custom_field_definitions', accountId, id);
 }
 
 // ---- options ---------------------------------------------------------------------------------

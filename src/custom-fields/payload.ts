@@ -5,6 +5,7 @@ import { optionsOf } from './definition-queries.ts';
 import { serializeValue } from './serializer.ts';
 import type { DataType, ResourceType } from './types.ts';
 import { displayValue } from './value-check.ts';
+import { VALUE_COLUMNS } from './value-queries.ts';
 
 // Custom field values as `included` resources of webhook payloads: one query per rendered batch.
 
@@ -19,18 +20,7 @@ export async function customFieldResources(
   const rows = await db
     .selectFrom('custom_field_values as v')
     .innerJoin('custom_field_definitions as d', 'd.id', 'v.definition_id')
-    .select([
-      'v.id',
-      'v.account_id',
-      'v.definition_id',
-      'd.api_slug',
-      'd.data_type',
-      'v.entity_type',
-      'v.entity_id',
-      'v.value',
-      'v.created_at',
-      'v.updated_at',
-    ])
+    .select([...VALUE_COLUMNS, 'v.account_id'])
     .where(sql<boolean>`v.entity_id = any(${ids}::uuid[])`)
     .orderBy('v.created_at')
     .orderBy('v.id')

@@ -3,11 +3,13 @@ import { type Kysely, sql } from 'kysely';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
+import { deleteOwned } from './owned.ts';
 import { type FieldValue, type ResourceType, TABLE_OF } from './types.ts';
 
 // SQL of custom field values. Every query is scoped to the account.
 
-const COLUMNS = [
+/** The columns of a shown value; payload.ts adds the account to these. */
+export const VALUE_COLUMNS = [
   'v.id',
   'v.definition_id',
   'd.api_slug',
@@ -41,18 +43,22 @@ export async function listValues(db: Kysely<DB>, accountId: string, f: ValueFilt
   if (f.entity_id) q = q.where('v.entity_id', '=', f.entity_id);
   if (f.definition_id) q = q.where('v.definition_id', '=', f.definition_id);
   if (f.api_slug) q = q.where('d.api_slug', '=', f.api_slug);
-  const r = await paged(q.select(COLUMNS).orderBy('v.created_at').orderBy('v.id'), q.select(total), page);
+  const r = await paged(
+    q.select(VALUE_COLUMNS).orderBy('v.created_at').orderBy('v.id'),
+    q.select(total),
+    page,
+  );
   return { rows: r.rows.map(asValue), total: r.total };
 }
 
 export async function findValue(db: Kysely<DB>, accountId: string, id: string) {
-  const row = await values(db, accountId).select(COLUMNS).where('v.id', '=', id).executeTakeFirst();
+  const row = await values(db, accountId).select(VALUE_COLUMNS).where('v.id', '=', id).executeTakeFirst();
   return row && asValue(row);
 }
 
 export async function findValueBySlug(db: Kysely<DB>, accountId: string, entityId: string, slug: string) {
   const row = await values(db, accountId)
-    .select(COLUMNS)
+    .select(VALUE_COLUMNS)
     .where('v.entity_id', '=', entityId)
     .where('d.api_slug', '=', slug)
     .executeTakeFirst();
@@ -103,12 +109,7 @@ export async function setValue(db: Kysely<DB>, accountId: string, id: string, va
 }
 
 export async function deleteValue(db: Kysely<DB>, accountId: string, id: string): Promise<boolean> {
-  const r = await db
-    .deleteFrom('custom_field_values')
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return deleteOwned(db, 'custom_field_values', accountId, id);
 }
 
 /** Whether the account has this entity (a shipment, container or tracking request). */

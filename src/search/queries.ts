@@ -56,6 +56,24 @@ export interface Term {
   prefix: string;
 }
 
+/** The `hits` CTE of a table found by one number column, its ref_numbers and its custom field values. */
+function numberHits(
+  table: 'containers' | 'tracking_requests',
+  column: 'number' | 'request_number',
+  type: string,
+  a: string,
+  t: Term,
+) {
+  const from = sql`select id from ${sql.table(table)} where account_id = ${a}`;
+  const col = sql.ref(column);
+  return sql`with hits as (
+      ${from} and ${col} = ${t.exact}
+      union all ${branch(sql`${from} and ${col} ilike ${t.pattern}`)}
+      union all ${branch(sql`${from} and search_text(ref_numbers) ilike ${t.pattern}`)}
+      union all ${valueBranch(a, type, t.pattern)}
+    )`;
+}
+
 export async function searchShipments(db: Kysely<DB>, accountId: string, t: Term): Promise<ShipmentHit[]> {
   const a = accountId;
   const r = await sql<ShipmentHit>`
@@ -83,12 +101,7 @@ export async function searchShipments(db: Kysely<DB>, accountId: string, t: Term
 export async function searchContainers(db: Kysely<DB>, accountId: string, t: Term): Promise<ContainerHit[]> {
   const a = accountId;
   const r = await sql<ContainerHit>`
-    with hits as (
-      select id from containers where account_id = ${a} and number = ${t.exact}
-      union all ${branch(sql`select id from containers where account_id = ${a} and number ilike ${t.pattern}`)}
-      union all ${branch(sql`select id from containers where account_id = ${a} and search_text(ref_numbers) ilike ${t.pattern}`)}
-      union all ${valueBranch(a, 'container', t.pattern)}
-    )
+    ${numberHits('containers', 'number', 'container', a, t)}
     select c.id, c.number, c.shipment_id, s.scac, c.ref_numbers, c.created_at, c.updated_at
       from containers c join shipments s on s.id = c.shipment_id
      where c.account_id = ${a} and c.id in (select id from hits)
@@ -101,12 +114,7 @@ export async function searchContainers(db: Kysely<DB>, accountId: string, t: Ter
 export async function searchRequests(db: Kysely<DB>, accountId: string, t: Term): Promise<RequestHit[]> {
   const a = accountId;
   const r = await sql<RequestHit>`
-    with hits as (
-      select id from tracking_requests where account_id = ${a} and request_number = ${t.exact}
-      union all ${branch(sql`select id from tracking_requests where account_id = ${a} and request_number ilike ${t.pattern}`)}
-      union all ${branch(sql`select id from tracking_requests where account_id = ${a} and search_text(ref_numbers) ilike ${t.pattern}`)}
-      union all ${valueBranch(a, 'tracking_request', t.pattern)}
-    )
+    ${numberHits('tracking_requests', 'request_number', 'tracking_request', a, t)}
     select r.id, r.request_number as number, r.scac, r.status, r.failed_reason, r.ref_numbers, r.created_at,
            r.updated_at
       from tracking_requests r

@@ -1,35 +1,31 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
+import { routeModule } from '../http/route-module.ts';
 import { errorResponses, query } from '../http/schemas.ts';
 import { SearchResultSchema, serializeHit } from './serializer.ts';
 import { MAX_QUERY_LENGTH, search } from './service.ts';
 
-export function searchRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const db = ctx.database.db;
-  return async (app) => {
-    app.get(
-      '/search',
-      {
-        schema: {
-          tags: ['Search'],
-          summary: 'Search shipments, containers and tracking requests',
-          description:
-            'Case-insensitive, partial matching of bill of lading, booking and container numbers, reference numbers, tags and custom field values. Exact number matches first, then shipments, containers (type `cargo`) and tracking requests without a shipment; at most 25 results.',
-          // Not `required` in the schema: a missing query gets the same precise 400 as a blank one.
-          querystring: query({
-            query: Type.Optional(Type.String({ description: `At most ${MAX_QUERY_LENGTH} characters.` })),
-          }),
-          response: {
-            200: Type.Object({ data: Type.Array(SearchResultSchema) }),
-            ...errorResponses(400, 401, 429),
-          },
+export const searchRoutes = routeModule((app, db) => {
+  app.get(
+    '/search',
+    {
+      schema: {
+        tags: ['Search'],
+        summary: 'Search shipments, containers and tracking requests',
+        description:
+          'Case-insensitive, partial matching of bill of lading, booking and container numbers, reference numbers, tags and custom field values. Exact number matches first, then shipments, containers (type `cargo`) and tracking requests without a shipment; at most 25 results.',
+        // Not `required` in the schema: a missing query gets the same precise 400 as a blank one.
+        querystring: query({
+          query: Type.Optional(Type.String({ description: `At most ${MAX_QUERY_LENGTH} characters.` })),
+        }),
+        response: {
+          200: Type.Object({ data: Type.Array(SearchResultSchema) }),
+          ...errorResponses(400, 401, 429),
         },
       },
-      async (request) => {
-        const hits = await search(db, request.accountId, (request.query as { query?: string }).query);
-        return { data: hits.map(serializeHit) };
-      },
-    );
-  };
-}
+    },
+    async (request) => {
+      const hits = await search(db, request.accountId, (request.query as { query?: string }).query);
+      return { data: hits.map(serializeHit) };
+    },
+  );
+});

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { notFound } from '../../errors.ts';
 import { parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse } from '../../http/list.ts';
+import { routeModule } from '../../http/route-module.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
 import { Included, type Resource } from '../../jsonapi/document.ts';
 import { AnyResource } from '../../jsonapi/schemas.ts';
@@ -47,66 +47,63 @@ async function includes(
   return out.items;
 }
 
-export function emailSubmissionRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const db = ctx.database.db;
-  return async (app) => {
-    app.get(
-      '/email_submissions',
-      {
-        schema: {
-          tags: ['Email Submissions'],
-          summary: 'List email submissions',
-          querystring: query({ ...PageQuery, include: Type.Optional(INCLUDE_DOC) }),
-          response: {
-            200: Type.Object({
-              data: Type.Array(Open),
-              included: Type.Optional(Type.Array(AnyResource)),
-              links: Open,
-              meta: Open,
-            }),
-            ...errorResponses(400, 401, 429),
-          },
+export const emailSubmissionRoutes = routeModule((app, db, ctx) => {
+  app.get(
+    '/email_submissions',
+    {
+      schema: {
+        tags: ['Email Submissions'],
+        summary: 'List email submissions',
+        querystring: query({ ...PageQuery, include: Type.Optional(INCLUDE_DOC) }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(Open),
+            included: Type.Optional(Type.Array(AnyResource)),
+            links: Open,
+            meta: Open,
+          }),
+          ...errorResponses(400, 401, 429),
         },
       },
-      async (request) => {
-        const { qs, page, include } = listRequest(request.query, INCLUDES, DEFAULT_INCLUDES);
-        const { rows, total } = await listSubmissions(db, request.accountId, page);
-        return listResponse(ctx.baseUrl, '/email_submissions', { qs, page }, total, {
-          data: rows.map(serializeSubmission),
-          included: await includes(ctx, request.accountId, rows, include),
-        });
-      },
-    );
+    },
+    async (request) => {
+      const { qs, page, include } = listRequest(request.query, INCLUDES, DEFAULT_INCLUDES);
+      const { rows, total } = await listSubmissions(db, request.accountId, page);
+      return listResponse(ctx.baseUrl, '/email_submissions', { qs, page }, total, {
+        data: rows.map(serializeSubmission),
+        included: await includes(ctx, request.accountId, rows, include),
+      });
+    },
+  );
 
-    app.get(
-      '/email_submissions/:id',
-      {
-        schema: {
-          tags: ['Email Submissions'],
-          summary: 'Get an email submission',
-          params: IdParams,
-          querystring: query({ include: Type.Optional(INCLUDE_DOC) }),
-          response: {
-            200: Type.Object({ data: Open, included: Type.Optional(Type.Array(AnyResource)) }),
-            ...errorResponses(400, 401, 404, 429),
-          },
+  app.get(
+    '/email_submissions/:id',
+    {
+      schema: {
+        tags: ['Email Submissions'],
+        summary: 'Get an email submission',
+        params: IdParams,
+        querystring: query({ include: Type.Optional(INCLUDE_DOC) }),
+        response: {
+          200: Type.Object({ data: Open, included: Type.Optional(Type.Array(AnyResource)) }),
+          ...errorResponses(400, 401, 404, 429),
         },
       },
-      async (request) => {
-        const include = parseInclude(
-          (request.query as { include?: string }).include,
-          INCLUDES,
-          DEFAULT_INCLUDES,
-        );
-        const [row] = isUuid(request.params.id)
-          ? await emailSubmissionsByIds(db, request.accountId, [request.params.id])
-          : [];
-        if (!row) throw notFound("Couldn't find EmailSubmission");
-        return {
-          data: serializeSubmission(row),
-          included: await includes(ctx, request.accountId, [row], include),
-        };
-      },
-    );
-  };
-}
+    },
+    async (request) => {
+      const include = parseInclude(
+        (request.query as { include?: string }).include,
+        INCLUDES,
+        DEFAULT_INCLUDES,
+      );
+      const [row] = isUuid(request.params.id)
+        ? await emailSubmissionsByIds(db, request.accountId, [request.params.id])
+        : [];
+      if (!row) throw notFound("Couldn't find EmailSubmission");
+      return {
+        data: serializeSubmission(row),
+        included: await includes(ctx, request.accountId, [row], include),
+      };
+    },
+  );
+});

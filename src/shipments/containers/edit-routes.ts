@@ -1,6 +1,5 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../app-context.ts';
+import { routeModule } from '../../http/route-module.ts';
 import { errorResponses, IdParams } from '../../http/schemas.ts';
 import { single } from '../../jsonapi/schemas.ts';
 import { editContainer } from './edit-service.ts';
@@ -28,27 +27,24 @@ const PatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function containerEditRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
-  const db = ctx.database.db;
-  return async (app) => {
-    app.patch(
-      '/containers/:id',
-      {
-        schema: {
-          tags: ['Containers'],
-          summary: 'Edit a container (ref_numbers)',
-          description: 'Replaces the ref_numbers given; entries are trimmed and de-duplicated.',
-          params: IdParams,
-          body: PatchBody,
-          response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
-        },
+export const containerEditRoutes = routeModule((app, db) => {
+  app.patch(
+    '/containers/:id',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: 'Edit a container (ref_numbers)',
+        description: 'Replaces the ref_numbers given; entries are trimmed and de-duplicated.',
+        params: IdParams,
+        body: PatchBody,
+        response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 413, 415, 422, 429) },
       },
-      async (request) => {
-        const { row, events } = await editContainer(db, request.accountId, request.params.id, {
-          ref_numbers: request.body.data.attributes.ref_numbers,
-        });
-        return { data: serializeContainer(row, events.get(row.id)) };
-      },
-    );
-  };
-}
+    },
+    async (request) => {
+      const { row, events } = await editContainer(db, request.accountId, request.params.id, {
+        ref_numbers: request.body.data.attributes.ref_numbers,
+      });
+      return { data: serializeContainer(row, events.get(row.id)) };
+    },
+  );
+});
