@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { ResponseCache } from './response-cache.ts';
+import type { ReadToken, ResponseCache } from './response-cache.ts';
 
 // Wires the response cache (response-cache.ts) into the request cycle. Only the read endpoints
-// whose data the change feed covers are cached (migrations/0008 lists the tables); answers are
-// keyed by account and the exact request URL, and only 200s are kept. Any write request of an
-// account empties that account's entries in this process before its answer goes out, so a client
-// always reads its own writes here; other processes learn of it from the feed. A request with
-// `Cache-Control: no-cache` (or no-store) is answered from the database; its answer still refreshes
-// the entry.
+// whose data the change feed covers are cached (migrations/0008 and 0037 list the tables); answers
+// are keyed by account and the exact request URL, and only 200s are kept. Each answer is tagged
+// with what it depends on (`tagsOf`), so a change drops only the answers that show it. A write
+// request of an account drops, in this process and before its answer goes out, what it touched
+// (the ids in its URL and answer, and the account's lists; the whole account for writes whose reach
+// is wider), so a client always reads its own writes here; other processes learn of it from the
+// feed. A request with `Cache-Control: no-cache` (or no-store) is answered from the database; its
+// answer still refreshes the entry.
 
 const CACHED_ROUTES = new Set([
   '/v2/tracking_requests',
@@ -28,16 +30,55 @@ const CACHED_ROUTES = new Set([
   '/v2/vessels/:id/future_positions_with_coordinates',
 ]);
 
+/**
+ * Tags of answers that depend on more than the resources their document names: a list on its
+ * account's collection (rows enter, leave and reorder); raw events are stored per shipment (no
+ * container id to name), routes and maps read the shipment's ports and events without naming them.
+ * The feed's tables map to these collections in cache-subscriber.ts.
+ */
+const COLLECTION_TAGS: Record<string, readonly string[]> = {
+  '/v2/tracking_requests': ['list:tracking_requests'],
+  '/v2/shipments': ['list:shipments'],
+  '/v2/containers': ['list:containers'],
+  '/v2/containers/:id/raw_events': ['list:raw_events'],
+  '/v2/containers/:id/map_geojson': ['list:containers'],
+  '/v2/containers/:id/route': ['list:containers'],
+};
+const LISTS = ['list:tracking_requests', 'list:shipments', 'list:containers', 'list:raw_events'];
+
+/** Writes whose reach the ids of their URL and answer describe; any other write drops the account. */
+const PRECISE_WRITES = /^\/v2\/(tracking_requests|shipments|containers)(\/|$)/;
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Every resource id the document shows (data, relationships, includes, links), lower-cased. */
+export function idsIn(body: string): string[] {
+  const ids = new Set<string>();
+  for (const m of body.matchAll(UUID)) ids.add(m[0].toLowerCase());
+  return [...ids];
+}
+
+/** What a cached answer of `route` depends on: its collection (lists), else the ids it shows. */
+export function tagsOf(route: string, params: unknown, body: string): string[] {
+  const collection = COLLECTION_TAGS[route];
+  if (collection && !route.includes(':id')) return [...collection];
+  const tags = idsIn(body);
+  const id = (params as { id?: unknown } | undefined)?.id;
+  if (typeof id === 'string') tags.push(id.toLowerCase());
+  if (collection) tags.push(...collection);
+  return tags;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Cache generation taken before the handler read (undefined: not cacheable). */
-    cacheGeneration: number | undefined;
+    /** Cache state taken before the handler read (undefined: not cacheable). */
+    cacheToken: ReadToken | undefined;
   }
 }
 
 /** Register after the auth hook: it needs request.accountId. */
 export function registerResponseCache(app: FastifyInstance, cache: ResponseCache): void {
-  app.decorateRequest('cacheGeneration', undefined);
+  app.decorateRequest('cacheToken', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const account = request.accountId;
     if (!account || request.method !== 'GET' || !CACHED_ROUTES.has(request.routeOptions.url ?? '')) return;
@@ -48,18 +89,26 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       reply.header('x-cache', 'hit').type(hit.contentType).send(hit.body);
       return reply;
     }
-    request.cacheGeneration = cache.generation(account);
+    request.cacheToken = cache.begin(account);
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const account = request.accountId;
     if (!account) return payload;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      cache.invalidate(account);
-    } else if (request.cacheGeneration !== undefined) {
+      if (PRECISE_WRITES.test(request.url)) {
+        const params = Object.values((request.params ?? {}) as Record<string, unknown>);
+        const ids = typeof payload === 'string' ? idsIn(payload) : [];
+        for (const p of params) if (typeof p === 'string') ids.push(p.toLowerCase());
+        cache.invalidateTags(account, [...ids, ...LISTS]);
+      } else {
+        cache.invalidate(account);
+      }
+    } else if (request.cacheToken !== undefined) {
       reply.header('x-cache', 'miss');
       if (reply.statusCode === 200 && typeof payload === 'string') {
         const contentType = String(reply.getHeader('content-type') ?? 'application/vnd.api+json');
-        cache.set(account, request.url, request.cacheGeneration, { body: payload, contentType });
+        const tags = tagsOf(request.routeOptions.url ?? '', request.params, payload);
+        cache.set(account, request.url, request.cacheToken, { body: payload, contentType }, tags);
       }
     }
     return payload;

@@ -1,33 +1,58 @@
 // Serialised GET responses per account, bounded by bytes (least recently used out first) and by
-// age. Freshness comes from the change feed (src/db/change-feed.ts): every committed write to an
-// account's tracking data bumps the account's generation, which makes all its entries stale at
-// once. A response is stored only if the generation did not move while it was being read, so a
-// read that raced a write can never put the older data back. While the feed is down nothing is
-// served or stored.
+// age. Freshness comes from the change feed (src/db/change-feed.ts). Every entry carries the tags
+// it depends on (the ids of the resources its document shows, or the account's collection for a
+// list, see cache-hooks.ts); a change naming a tag drops exactly the entries that carry it. A change
+// that names no resources bumps the account's generation, which makes all its entries stale at
+// once. A response is stored only if neither its account's generation nor any of its tags moved
+// while it was being read, so a read that raced a write can never put the older data back. While
+// the feed is down nothing is served or stored.
 
 export interface CachedResponse {
   body: string;
   contentType: string;
 }
 
+/** Taken before a read (`begin`), handed back to `set`: what the cache knew when the read began. */
+export interface ReadToken {
+  generation: number;
+  seq: number;
+}
+
 interface Entry extends CachedResponse {
-  account: string;
   generation: number;
   expiresAt: number;
   bytes: number;
+  /** Full tags (`<account> <tag>`), for the tag index. */
+  tags: string[];
 }
 
 export interface ResponseCache {
-  /** The account's generation now: take it before reading, pass it to `set`. */
-  generation(account: string): number;
+  /** The account's generation and the invalidation sequence now: take it before reading. */
+  begin(account: string): ReadToken;
   get(account: string, key: string): CachedResponse | undefined;
-  set(account: string, key: string, generation: number, response: CachedResponse): void;
+  /** Stores unless the account or one of `tags` was invalidated since `token` was taken. */
+  set(
+    account: string,
+    key: string,
+    token: ReadToken,
+    response: CachedResponse,
+    tags: readonly string[],
+  ): void;
   /** Every entry of the account is stale ('*': of every account). */
   invalidate(account: string): void;
+  /** The entries of the account that carry one of `tags` are stale. */
+  invalidateTags(account: string, tags: readonly string[]): void;
   /** Feed up (serve and store) or down (drop everything, serve nothing). */
   setEnabled(enabled: boolean): void;
-  stats(): { entries: number; bytes: number; hits: number; misses: number };
+  stats(): { entries: number; bytes: number; hits: number; misses: number; tags: number };
 }
+
+/**
+ * How many recent tag invalidations are remembered for the race check. A read that began before
+ * the oldest one remembered is not stored (it cannot be told apart from a raced one); reads take
+ * milliseconds, so this is only reached by a read slower than this many invalidations.
+ */
+const RECENT_TAGS = 20_000;
 
 export function createResponseCache(opts: {
   maxBytes: number;
@@ -36,7 +61,11 @@ export function createResponseCache(opts: {
 }): ResponseCache {
   const now = opts.now ?? Date.now;
   const entries = new Map<string, Entry>(); // insertion order = recency order
+  const byTag = new Map<string, Set<string>>(); // full tag -> full keys
   const generations = new Map<string, number>();
+  const recent = new Map<string, number>(); // full tag -> seq of its last invalidation, oldest first
+  let seq = 0;
+  let floor = 0; // seq of the newest invalidation forgotten from `recent`
   let epoch = 0; // added to every generation: bumped by '*' and by feed outages
   let enabled = false;
   let bytes = 0;
@@ -46,11 +75,24 @@ export function createResponseCache(opts: {
   const drop = (key: string, e: Entry) => {
     entries.delete(key);
     bytes -= e.bytes;
+    for (const t of e.tags) {
+      const keys = byTag.get(t);
+      keys?.delete(key);
+      if (keys?.size === 0) byTag.delete(t);
+    }
+  };
+  const clear = () => {
+    epoch++;
+    entries.clear();
+    byTag.clear();
+    recent.clear();
+    floor = seq;
+    bytes = 0;
   };
   const generation = (account: string) => epoch + (generations.get(account) ?? 0);
 
   return {
-    generation,
+    begin: (account) => ({ generation: generation(account), seq }),
     get(account, key) {
       const full = `${account} ${key}`;
       const e = entries.get(full);
@@ -68,21 +110,28 @@ export function createResponseCache(opts: {
       hits++;
       return e;
     },
-    set(account, key, gen, response) {
-      if (!enabled || gen !== generation(account)) return;
+    set(account, key, token, response, tags) {
+      if (!enabled || token.generation !== generation(account) || token.seq < floor) return;
+      const fullTags = tags.map((t) => `${account} ${t}`);
+      for (const t of fullTags) if ((recent.get(t) ?? 0) > token.seq) return;
       // Strings are UTF-16 in memory; two bytes a character is the honest bound.
-      const size = response.body.length * 2 + key.length * 2 + 200;
+      const size = response.body.length * 2 + key.length * 2 + 200 + fullTags.length * 120;
       if (size > opts.maxBytes / 8) return; // one huge page must not flush the whole cache
       const full = `${account} ${key}`;
       const old = entries.get(full);
       if (old) drop(full, old);
       entries.set(full, {
         ...response,
-        account,
-        generation: gen,
+        generation: token.generation,
         expiresAt: now() + opts.ttlMs,
         bytes: size,
+        tags: fullTags,
       });
+      for (const t of fullTags) {
+        let keys = byTag.get(t);
+        if (!keys) byTag.set(t, (keys = new Set()));
+        keys.add(full);
+      }
       bytes += size;
       for (const [k, e] of entries) {
         if (bytes <= opts.maxBytes) break;
@@ -91,19 +140,30 @@ export function createResponseCache(opts: {
     },
     invalidate(account) {
       if (account === '*') {
-        epoch++;
-        entries.clear();
-        bytes = 0;
+        clear();
         return;
       }
       generations.set(account, (generations.get(account) ?? 0) + 1);
     },
+    invalidateTags(account, tags) {
+      seq++;
+      for (const tag of tags) {
+        const t = `${account} ${tag}`;
+        recent.delete(t);
+        recent.set(t, seq);
+        const keys = byTag.get(t);
+        if (keys) for (const k of [...keys]) drop(k, entries.get(k)!);
+      }
+      for (const [t, s] of recent) {
+        if (recent.size <= RECENT_TAGS) break;
+        recent.delete(t);
+        floor = s;
+      }
+    },
     setEnabled(on) {
       enabled = on;
-      epoch++;
-      entries.clear();
-      bytes = 0;
+      clear();
     },
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    stats: () => ({ entries: entries.size, bytes, hits, misses, tags: byTag.size }),
   };
 }

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSandboxAdapter } from '../../src/carriers/sandbox.ts';
+import { parseChange } from '../../src/db/change-feed.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
@@ -34,7 +35,8 @@ for (const engine of ENGINES) {
       });
       worker = startTestEngine(t.database, t.config, new Map([['TEST', sandbox]]));
       stopListening = await t.database.listen(['tracker_changes'], {
-        onNotify: (_channel, payload) => notified.push(payload),
+        // The account of each notification (migrations/0037: '<account> <table> <ids>').
+        onNotify: (_channel, payload) => notified.push(parseChange(payload).accountId),
         onState: () => {},
       });
     });

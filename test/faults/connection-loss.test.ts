@@ -75,7 +75,7 @@ describe('connection loss on PostgreSQL', { skip }, () => {
         [name, value],
       );
     const cached = () => {
-      responses.set('acct', '/x', responses.generation('acct'), { body: 'x', contentType: 'text/plain' });
+      responses.set('acct', '/x', responses.begin('acct'), { body: 'x', contentType: 'text/plain' }, []);
       keys.set('k', { accountId: 'acct', keyId: 'key' }, keys.generation());
       return responses.get('acct', '/x') !== undefined && keys.get('k') !== undefined;
     };
