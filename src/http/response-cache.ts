@@ -128,9 +128,9 @@ export function createResponseCache(opts: {
         tags: fullTags,
       });
       for (const t of fullTags) {
-        let keys = byTag.get(t);
-        if (!keys) byTag.set(t, (keys = new Set()));
-        keys.add(full);
+        const keys = byTag.get(t);
+        if (keys) keys.add(full);
+        else byTag.set(t, new Set([full]));
       }
       bytes += size;
       for (const [k, e] of entries) {
