@@ -20,6 +20,7 @@ import {
   prepareSmall,
   readScenarios,
 } from './scenarios/reads.ts';
+import { trafficScenarios } from './scenarios/traffic.ts';
 import { webhookScenario } from './scenarios/webhooks.ts';
 
 // `npm run bench`: every scenario next to a baseline measured in the same run, on this machine's
@@ -29,8 +30,12 @@ const cfg = benchConfig();
 const started = performance.now();
 const log = (m: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
-// Large mode is about the read scenarios on the full data set; BENCH_ONLY picks groups explicitly.
-const want = (group: string) => (cfg.only.size > 0 ? cfg.only.has(group) : !cfg.large || group === 'api');
+// Large mode is about the read scenarios on the full data set (and the traffic set on 100,000
+// shipments); BENCH_ONLY or `--only` picks groups explicitly.
+const want = (group: string) =>
+  cfg.only.size > 0 ? cfg.only.has(group) : !cfg.large || group === 'api' || group === 'traffic';
+// The Fastify baseline and the small account serve every group but the traffic set, which has its own.
+const classic = ['api', 'engine', 'webhooks', 'pglite'].some(want);
 const resultsDir = new URL('results/', import.meta.url).pathname;
 mkdirSync(resultsDir, { recursive: true });
 
@@ -54,9 +59,11 @@ let plans: Plan[] = [];
 let profile: ProfileSummary | null = null;
 const seeding: Record<string, unknown> = {};
 try {
-  const first = await baselineScenario(ctx, 'baseline', 'Baseline: bare Fastify hello world (start of run)');
-  const small = await prepareSmall(ctx);
-  if (want('api')) {
+  const first = classic
+    ? await baselineScenario(ctx, 'baseline', 'Baseline: bare Fastify hello world (start of run)')
+    : null;
+  const small = classic ? await prepareSmall(ctx) : null;
+  if (want('api') && small) {
     const profileDir = join(tmp, 'profiles');
     const api = await startApi(
       ctx,
@@ -144,13 +151,17 @@ try {
     }
   }
   if (want('engine')) await engineScenario(ctx);
-  if (want('webhooks')) await webhookScenario(ctx, small);
+  if (want('webhooks') && small) await webhookScenario(ctx, small);
   if (want('pglite')) await pgliteScenario(ctx);
-  const last = await baselineScenario(ctx, 'baseline_end', 'Baseline: bare Fastify hello world (end of run)');
-  const baseline = ((first.value ?? 0) + (last.value ?? 0)) / 2 || (first.value ?? last.value ?? 1);
-  ctx.notes.unshift(
-    `Ratios divide by the mean of the two baseline runs (${Math.round(baseline).toLocaleString('en')} req/s).`,
-  );
+  if (want('traffic')) await trafficScenarios(ctx);
+  const last = first
+    ? await baselineScenario(ctx, 'baseline_end', 'Baseline: bare Fastify hello world (end of run)')
+    : null;
+  const baseline = ((first?.value ?? 0) + (last?.value ?? 0)) / 2 || (first?.value ?? last?.value ?? 1);
+  if (first)
+    ctx.notes.unshift(
+      `Ratios divide by the mean of the two baseline runs (${Math.round(baseline).toLocaleString('en')} req/s), except the traffic set's (bare node:http).`,
+    );
   settle(ctx.results, baseline);
 } catch (err) {
   log(`run failed: ${(err as Error).stack}`);
@@ -176,4 +187,5 @@ const md = writeResults(machine, cfg, ctx.results, ctx.notes, {
   totalSeconds: Math.round((performance.now() - started) / 1000),
 });
 process.stdout.write(`\n${md}`);
-log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results/latest.md written`);
+const written = cfg.only.size === 1 && cfg.only.has('traffic') ? 'latest-traffic' : 'latest';
+log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results/${written}*.md written`);

@@ -15,6 +15,10 @@ export interface BenchConfig {
   webhookRate: number;
   webhookConcurrency: number;
   profile: boolean;
+  /** Shipments of the traffic scenarios' account (10,000; 100,000 in large mode). */
+  trafficShipments: number;
+  /** Shipments of the traffic scenarios' embedded PGlite database. */
+  trafficPgliteShipments: number;
   /** Scenario groups to run; empty = all. */
   only: Set<string>;
 }
@@ -27,8 +31,20 @@ const num = (env: NodeJS.ProcessEnv, name: string, def: number): number => {
   return n;
 };
 
-export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
-  const large = ['1', 'true', 'yes'].includes((env.BENCH_LARGE ?? '').toLowerCase());
+/** `--only a,b` on the command line (`npm run bench -- --only traffic`), else BENCH_ONLY. */
+function onlyGroups(env: NodeJS.ProcessEnv, argv: readonly string[]): string {
+  const i = argv.indexOf('--only');
+  if (i >= 0) return argv[i + 1] ?? '';
+  const eq = argv.find((a) => a.startsWith('--only='));
+  return eq ? eq.slice('--only='.length) : (env.BENCH_ONLY ?? '');
+}
+
+export function benchConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+): BenchConfig {
+  const large =
+    ['1', 'true', 'yes'].includes((env.BENCH_LARGE ?? '').toLowerCase()) || argv.includes('--large');
   return {
     adminUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
     durationS: num(env, 'BENCH_DURATION_S', 10),
@@ -44,8 +60,10 @@ export function benchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     webhookRate: num(env, 'BENCH_WEBHOOK_RATE', 1500),
     webhookConcurrency: num(env, 'BENCH_WEBHOOK_PER_ENDPOINT_CONCURRENCY', 64),
     profile: ['1', 'true', 'yes'].includes((env.BENCH_PROFILE ?? '').toLowerCase()),
+    trafficShipments: num(env, 'BENCH_TRAFFIC_SHIPMENTS', large ? 100_000 : 10_000),
+    trafficPgliteShipments: num(env, 'BENCH_TRAFFIC_PGLITE_SHIPMENTS', 10_000),
     only: new Set(
-      (env.BENCH_ONLY ?? '')
+      onlyGroups(env, argv)
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),

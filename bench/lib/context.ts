@@ -151,9 +151,14 @@ export function goalText(goal: HttpTarget['goal'], extra: string[] = []): string
  */
 export function settle(results: ScenarioResult[], baselineRps: number): void {
   for (const r of results) {
-    const d = (r.details ?? {}) as { goalSpec?: HttpTarget['goal'] | null; ok?: boolean };
+    const d = (r.details ?? {}) as {
+      goalSpec?: HttpTarget['goal'] | null;
+      ok?: boolean;
+      baselineRps?: number;
+    };
     if (r.unit !== 'req/s' || d.goalSpec === undefined) continue;
-    r.ratio = r.value === null ? null : r.value / baselineRps;
+    // A scenario measured against a baseline of its own (the traffic set: bare node:http) keeps it.
+    r.ratio = r.value === null ? null : r.value / (d.baselineRps ?? baselineRps);
     const g = d.goalSpec;
     if (!g) continue;
     r.goalMet =

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -45,7 +45,10 @@ export const START_FLAGS: string[] = (
 
 /** Starts `node <args>` from the repository root with the given extra environment. */
 export function startNode(name: string, args: string[], env: Record<string, string | undefined> = {}): Proc {
-  const served = args.includes('src/main.ts') || args.includes('bench/servers/hello.ts');
+  const served =
+    args.includes('src/main.ts') ||
+    args.includes('bench/servers/hello.ts') ||
+    args.includes('bench/servers/bare.ts');
   const flags = served ? START_FLAGS : [];
   const child = spawn(process.execPath, [...flags, ...args], {
     cwd: ROOT,
@@ -146,6 +149,19 @@ export function peakRssMb(pid: number): number | null {
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Starts a new peak for `peakRssMb` (writes 5 to /proc/<pid>/clear_refs, Linux ≥ 4.0), so each
+ * scenario reports its own peak; false when the kernel refuses (the peak then spans the process).
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 

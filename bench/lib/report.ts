@@ -120,8 +120,10 @@ export function writeResults(
     notes,
     ...extra,
   };
-  writeFileSync(new URL('latest.json', dir), `${JSON.stringify(json, null, 2)}\n`);
+  // A traffic-only run (`--only traffic`) keeps the full run's files.
+  const base = only.size === 1 && only.has('traffic') ? `latest-traffic${cfg.large ? '-large' : ''}` : 'latest';
+  writeFileSync(new URL(`${base}.json`, dir), `${JSON.stringify(json, null, 2)}\n`);
   const md = markdown(machine, cfg, results, notes);
-  writeFileSync(new URL('latest.md', dir), md);
+  writeFileSync(new URL(`${base}.md`, dir), md);
   return md;
 }

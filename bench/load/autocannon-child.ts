@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 // The load generator, in its own process so it never shares the event loop of the server it
@@ -18,6 +19,13 @@ export interface LoadSpec {
    * counted, including the last ones: the caller compares the 201s with the rows stored.
    */
   trackingRequests?: { scac: string; prefix: string };
+  /**
+   * Traffic-like reads: every request's path is `template` with `{id}` replaced by an id drawn at
+   * random from `idsFile` (a JSON array; a file, as 100,000 ids do not fit in an argument).
+   */
+  random?: { idsFile: string; template: string };
+  /** With `random`: this share of the requests (0-1) are creates like `trackingRequests`. */
+  creates?: { share: number; scac: string; prefix: string };
 }
 
 export interface LoadSummary {
@@ -33,6 +41,20 @@ export interface LoadSummary {
 
 const spec = JSON.parse(process.argv[2]!) as LoadSpec;
 let seq = 0;
+const ids: string[] = spec.random ? JSON.parse(readFileSync(spec.random.idsFile, 'utf8')) : [];
+const randomPath = (template: string) =>
+  template.replace('{id}', ids[Math.floor(Math.random() * ids.length)]!);
+const trackingRequestBody = (t: { scac: string; prefix: string }) =>
+  JSON.stringify({
+    data: {
+      type: 'tracking_request',
+      attributes: {
+        request_type: 'bill_of_lading',
+        request_number: `${t.prefix}${(seq++).toString(36).toUpperCase()}`,
+        scac: t.scac,
+      },
+    },
+  });
 
 function options(durationS: number, amount?: number): autocannon.Options {
   const base: autocannon.Options = {
@@ -42,6 +64,32 @@ function options(durationS: number, amount?: number): autocannon.Options {
     timeout: 10,
     ...(amount ? { amount } : { duration: durationS }),
   };
+  if (spec.random) {
+    const { template } = spec.random;
+    const creates = spec.creates;
+    const get = { ...spec.headers };
+    const post = { ...spec.headers, 'content-type': 'application/vnd.api+json' };
+    return {
+      ...base,
+      requests: [
+        {
+          method: 'GET',
+          path: randomPath(template),
+          headers: get,
+          setupRequest: (req: any) =>
+            creates && Math.random() < creates.share
+              ? {
+                  ...req,
+                  method: 'POST',
+                  path: '/v2/tracking_requests',
+                  headers: post,
+                  body: trackingRequestBody(creates),
+                }
+              : { ...req, method: 'GET', path: randomPath(template), headers: get, body: undefined },
+        },
+      ],
+    };
+  }
   if (!spec.trackingRequests) {
     // The whole URL: autocannon's top-level `path` option is not applied to plain requests.
     return {
@@ -59,19 +107,7 @@ function options(durationS: number, amount?: number): autocannon.Options {
         method: 'POST',
         path: spec.path,
         headers: { ...spec.headers, 'content-type': 'application/vnd.api+json' },
-        setupRequest: (req: any) => ({
-          ...req,
-          body: JSON.stringify({
-            data: {
-              type: 'tracking_request',
-              attributes: {
-                request_type: 'bill_of_lading',
-                request_number: `${t.prefix}${(seq++).toString(36).toUpperCase()}`,
-                scac: t.scac,
-              },
-            },
-          }),
-        }),
+        setupRequest: (req: any) => ({ ...req, body: trackingRequestBody(t) }),
       },
     ],
   };

@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { API_ENV, type Ctx, goalText, type HttpTarget } from '../lib/context.ts';
+import { perRequest, sampleCpu } from '../lib/cpu.ts';
+import { createBenchDatabase } from '../lib/db.ts';
+import { type LoadSpec, runLoad } from '../lib/load.ts';
+import { freePort, type Proc, peakRssMb, resetPeakRss, startNode, waitForHttp } from '../lib/proc.ts';
+import type { ScenarioResult } from '../lib/report.ts';
+import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
+
+// Reads that look like traffic (issue 15): random ids over an account seeded with
+// `npm run cli -- seed` (10,000 shipments; 100,000 in large mode), served by the service as
+// `npm start` runs it (role all: the worker in the same process, the seeded shipments coming due
+// and their refreshes retried in the background, as no carrier is configured for their lines),
+// once with the response cache off (RESPONSE_CACHE_MB=0) and once as shipped. Ratios divide by a
+// bare node:http hello-world server measured at the start and end of this set. The same reads then
+// run on embedded PGlite. `npm run bench -- --only traffic` runs this set alone.
+
+/** Goals of issue 15 (ratios to bare node:http, p99, peak RSS). */
+const GOALS = {
+  shipment: { minRatio: 0.06, maxP99Ms: 40 },
+  events: { minRatio: 0.06 },
+  list: { minRatio: 0.004 },
+  mixed: { minRatio: 0.04 },
+} satisfies Record<string, HttpTarget['goal']>;
+const RSS_GOAL_MB = 300;
+
+interface Service {
+  proc: Proc;
+  url: string;
+  label: string;
+}
+
+/** `node <npm start flags> src/main.ts` (role all). */
+async function startService(ctx: Ctx, label: string, env: Record<string, string>): Promise<Service> {
+  const port = await freePort();
+  // Beyond the database: the port, request logging off and rate limits out of the load's way, as in
+  // every scenario (docs/benchmarks.md); nothing that tunes the service.
+  const proc = startNode(`service ${label}`, ['src/main.ts'], { ...API_ENV, PORT: String(port), ...env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, proc, 120_000);
+  ctx.log(`traffic: service ${label} started (pid ${proc.pid})`);
+  return { proc, url, label };
+}
+
+interface Target {
+  id: string;
+  name: string;
+  random: NonNullable<LoadSpec['random']>;
+  creates?: LoadSpec['creates'];
+  goal?: HttpTarget['goal'];
+}
+
+function targets(data: TrafficData, tag: string): Target[] {
+  const n = data.shipments.toLocaleString('en');
+  return [
+    {
+      id: 'shipment',
+      name: `GET /v2/shipments/{random id}?include=containers (${n} shipments)`,
+      random: { idsFile: data.shipmentIds, template: '/v2/shipments/{id}?include=containers' },
+      goal: GOALS.shipment,
+    },
+    {
+      id: 'events',
+      name: 'GET /v2/containers/{random id}/transport_events?include=location,vessel',
+      random: {
+        idsFile: data.containerIds,
+        template: '/v2/containers/{id}/transport_events?include=location,vessel',
+      },
+      goal: GOALS.events,
+    },
+    {
+      id: 'list',
+      name: 'GET /v2/shipments?include=containers, random page of 30',
+      random: {
+        idsFile: data.pages,
+        template: '/v2/shipments?include=containers&page[size]=30&page[number]={id}',
+      },
+      goal: GOALS.list,
+    },
+    {
+      id: 'mixed',
+      name: 'Mixed: 90% GET /v2/shipments/{random id}?include=containers, 10% POST /v2/tracking_requests',
+      random: { idsFile: data.shipmentIds, template: '/v2/shipments/{id}?include=containers' },
+      creates: { share: 0.1, scac: 'TEST', prefix: `SIMBL1C-${tag}-` },
+      goal: GOALS.mixed,
+    },
+  ];
+}
+
+/** One load against the service; the ratio is settled against the node:http baseline at the end. */
+async function trafficLoad(
+  ctx: Ctx,
+  svc: Service,
+  key: string,
+  t: Target,
+  idPrefix: string,
+): Promise<ScenarioResult> {
+  const name = `Traffic ${svc.label}: ${t.name}`;
+  ctx.log(`${name}: loading`);
+  const r: ScenarioResult = {
+    id: `${idPrefix}_${t.id}`,
+    name,
+    value: null,
+    unit: 'req/s',
+    goal: goalText(t.goal, t.goal ? [`RSS < ${RSS_GOAL_MB} MB`] : []),
+    goalMet: t.goal ? false : null,
+    details: { goalSpec: t.goal ?? null },
+  };
+  try {
+    resetPeakRss(svc.proc.pid);
+    const before = sampleCpu(svc.proc.pid);
+    const { measured, warmup } = await runLoad({
+      url: svc.url,
+      path: '/',
+      headers: { authorization: `Token ${key}` },
+      connections: ctx.cfg.connections,
+      durationS: ctx.cfg.durationS,
+      warmupS: ctx.cfg.warmupS,
+      random: t.random,
+      ...(t.creates ? { creates: t.creates } : {}),
+    });
+    const cpu = perRequest(before, sampleCpu(svc.proc.pid), measured.requests + (warmup?.requests ?? 0));
+    const rss = peakRssMb(svc.proc.pid);
+    Object.assign(r, {
+      value: measured.rps,
+      p50Ms: measured.latency.p50,
+      p99Ms: measured.latency.p99,
+      errors: measured.errors + measured.timeouts + measured.non2xx,
+      notes: [
+        `CPU per request: API ${cpu.serverUs} µs, PostgreSQL ${cpu.postgresUs} µs, whole machine ${cpu.machineUs} µs`,
+        `peak RSS ${rss ?? '?'} MB (the one process: API and worker)`,
+        measured.non2xx ? `answers: ${JSON.stringify(measured.statusCodes)}` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+      details: {
+        ...measured,
+        warmup,
+        cpuPerRequest: cpu,
+        peakRssMb: rss,
+        goalSpec: t.goal ?? null,
+        ok: rss !== null && rss < RSS_GOAL_MB,
+      },
+    });
+    ctx.log(
+      `  ${Math.round(measured.rps)} req/s, p50 ${measured.latency.p50} ms, p99 ${measured.latency.p99} ms, errors ${r.errors}, RSS ${rss} MB`,
+    );
+  } catch (err) {
+    r.notes = (err as Error).message.slice(0, 500);
+  }
+  ctx.results.push(r);
+  return r;
+}
+
+/** The bare node:http baseline, loaded like the scenarios (one fixed path). */
+async function bareBaseline(ctx: Ctx, id: string, name: string): Promise<ScenarioResult> {
+  const port = await freePort();
+  const proc = startNode('bare', ['bench/servers/bare.ts', '--port', String(port)]);
+  const r: ScenarioResult = { id, name, value: null, unit: 'req/s', goal: 'reference', goalMet: null };
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/`, proc);
+    const before = sampleCpu(proc.pid);
+    const { measured, warmup } = await runLoad({
+      url: `http://127.0.0.1:${port}`,
+      path: '/',
+      connections: ctx.cfg.connections,
+      durationS: ctx.cfg.durationS,
+      warmupS: ctx.cfg.warmupS,
+    });
+    const cpu = perRequest(before, sampleCpu(proc.pid), measured.requests + (warmup?.requests ?? 0));
+    Object.assign(r, {
+      value: measured.rps,
+      p50Ms: measured.latency.p50,
+      p99Ms: measured.latency.p99,
+      errors: measured.errors + measured.timeouts + measured.non2xx,
+      notes: `CPU per request: server ${cpu.serverUs} µs, whole machine ${cpu.machineUs} µs`,
+      details: { ...measured, goalSpec: null },
+    });
+    ctx.log(`${name}: ${Math.round(measured.rps)} req/s`);
+  } catch (err) {
+    r.notes = (err as Error).message.slice(0, 500);
+  } finally {
+    await proc.stop();
+  }
+  ctx.results.push(r);
+  return r;
+}
+
+/** Every target against a service started with `env`, cache off then as shipped. */
+async function bothModes(
+  ctx: Ctx,
+  engine: string,
+  env: Record<string, string>,
+  data: TrafficData,
+  only?: (t: Target) => boolean,
+): Promise<ScenarioResult[]> {
+  const out: ScenarioResult[] = [];
+  const tag = randomBytes(3).toString('hex').toUpperCase();
+  for (const [mode, extra] of [
+    ['cache off', { RESPONSE_CACHE_MB: '0' }],
+    ['as shipped', {}],
+  ] as const) {
+    const svc = await startService(ctx, `${engine}, ${mode}`, { ...env, ...extra });
+    try {
+      for (const t of targets(data, `${tag}${mode === 'cache off' ? 'A' : 'B'}`).filter(
+        only ?? (() => true),
+      )) {
+        out.push(await trafficLoad(ctx, svc, data.key, t, `traffic_${engine}_${mode.replace(' ', '_')}`));
+      }
+    } finally {
+      await svc.proc.stop();
+    }
+  }
+  return out;
+}
+
+export async function trafficScenarios(ctx: Ctx): Promise<void> {
+  const dir = join(ctx.tmp, 'traffic');
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  const measured: ScenarioResult[] = [];
+  const first = await bareBaseline(
+    ctx,
+    'traffic_baseline',
+    'Traffic baseline: bare node:http hello world (start)',
+  );
+
+  // PostgreSQL: a database of its own, so the worker of `npm start` sees only this account.
+  const pg = await createBenchDatabase(ctx.cfg.adminUrl);
+  try {
+    const env = { DATABASE_URL: pg.url };
+    const data = await seedTraffic(ctx, env, ctx.cfg.trafficShipments, dir, async () => ({
+      db: pg.database.db,
+      close: async () => {},
+    }));
+    ctx.notes.push(
+      `Traffic set: ${data.shipments.toLocaleString('en')} shipments seeded by \`npm run cli -- seed\` (3 containers, 34 events each) in ${data.seedSeconds.toFixed(0)} s.`,
+    );
+    measured.push(...(await bothModes(ctx, 'PostgreSQL', env, data)));
+  } finally {
+    await pg.drop().catch((err) => ctx.log(`could not drop ${pg.name}: ${(err as Error).message}`));
+  }
+
+  // Embedded PGlite (no DATABASE_URL): the same reads; creates are left to the PostgreSQL set.
+  const dataDir = join(dir, 'pglite');
+  const env = { DATABASE_URL: '', DATA_DIR: dataDir };
+  const pgliteDir = join(dir, 'pglite-ids');
+  mkdirSync(pgliteDir, { recursive: true });
+  const data = await seedTraffic(ctx, env, ctx.cfg.trafficPgliteShipments, pgliteDir, () =>
+    pgliteReader(dataDir),
+  );
+  measured.push(...(await bothModes(ctx, 'PGlite', env, data, (t) => t.id !== 'mixed')));
+
+  const last = await bareBaseline(
+    ctx,
+    'traffic_baseline_end',
+    'Traffic baseline: bare node:http hello world (end)',
+  );
+  const base = ((first.value ?? 0) + (last.value ?? 0)) / 2 || first.value || last.value || 1;
+  for (const r of [first, last, ...measured]) {
+    r.details = { ...(r.details as object), baselineRps: base };
+  }
+  ctx.notes.push(
+    `Traffic ratios divide by the mean of the two bare node:http runs (${Math.round(base).toLocaleString('en')} req/s); the traffic set took ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  );
+}
