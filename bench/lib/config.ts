@@ -17,7 +17,7 @@ export interface BenchConfig {
   profile: boolean;
   /** Shipments of the traffic scenarios' account (10,000; 100,000 in large mode). */
   trafficShipments: number;
-  /** Shipments of the traffic scenarios' embedded PGlite database. */
+  /** Shipments of the traffic scenarios' embedded PGlite database (its seeding is ~10x slower). */
   trafficPgliteShipments: number;
   /** Scenario groups to run; empty = all. */
   only: Set<string>;
@@ -61,7 +61,7 @@ export function benchConfig(
     webhookConcurrency: num(env, 'BENCH_WEBHOOK_PER_ENDPOINT_CONCURRENCY', 64),
     profile: ['1', 'true', 'yes'].includes((env.BENCH_PROFILE ?? '').toLowerCase()),
     trafficShipments: num(env, 'BENCH_TRAFFIC_SHIPMENTS', large ? 100_000 : 10_000),
-    trafficPgliteShipments: num(env, 'BENCH_TRAFFIC_PGLITE_SHIPMENTS', 10_000),
+    trafficPgliteShipments: num(env, 'BENCH_TRAFFIC_PGLITE_SHIPMENTS', 2_000),
     only: new Set(
       onlyGroups(env, argv)
         .split(',')

@@ -121,7 +121,8 @@ export function writeResults(
     ...extra,
   };
   // A traffic-only run (`--only traffic`) keeps the full run's files.
-  const base = only.size === 1 && only.has('traffic') ? `latest-traffic${cfg.large ? '-large' : ''}` : 'latest';
+  const base =
+    only.size === 1 && only.has('traffic') ? `latest-traffic${cfg.large ? '-large' : ''}` : 'latest';
   writeFileSync(new URL(`${base}.json`, dir), `${JSON.stringify(json, null, 2)}\n`);
   const md = markdown(machine, cfg, results, notes);
   writeFileSync(new URL(`${base}.md`, dir), md);
