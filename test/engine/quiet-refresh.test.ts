@@ -105,6 +105,9 @@ for (const engine of ENGINES) {
       await settle();
       const before = await snapshotOf(id);
       const attemptedBefore = (await shipment(id)).line_tracking_last_attempted_at;
+      const cached = `/v2/shipments/${id}?include=containers`;
+      await t.request('GET', cached);
+      assert.equal((await t.request('GET', cached)).headers.get('x-cache'), 'hit');
       notified.length = 0;
 
       await refresh(id, 5); // same answer: the fingerprint fast path
@@ -121,6 +124,11 @@ for (const engine of ENGINES) {
         notified.filter((a) => a === t.accountId || a === '*'),
         [],
         'no change-feed notification for the account',
+      );
+      assert.equal(
+        (await t.request('GET', cached)).headers.get('x-cache'),
+        'hit',
+        'the cached answer survives',
       );
       const after = await shipment(id);
       assert.ok(after.line_tracking_last_attempted_at! > attemptedBefore!, 'the attempt is recorded');
