@@ -8,8 +8,9 @@
 --   '<account>'                        anything of the account may have changed (too many ids for
 --                                      one payload, or a table the cache cannot follow per row)
 --   '*'                                anything of every account (shared tables: vessels)
--- NOTIFY payloads are limited to 8000 bytes; a statement whose id list would not fit falls back
--- to the bare account id (a bulk load, seeding), which empties the account's entries as before.
+-- NOTIFY payloads are limited to 8000 bytes; a statement whose id list would not fit (more than 200
+-- ids), or that wrote more than 2000 rows (a bulk load, seeding), falls back to the bare account
+-- id, which empties the account's entries as before.
 --
 -- Which ids a row names: its own id on update and delete (an inserted row is in no cached
 -- document yet, only in lists), and the ids of the resources whose documents show it (a container
@@ -28,11 +29,23 @@ declare
   q text;
   r record;
   payload text;
+  bulk boolean;
 begin
   if TG_OP = 'INSERT' then
     id_cols := array_remove(id_cols, 'id');
   end if;
-  select coalesce(string_agg(format('x.%I::text', c), ', '), '') into ids_expr from unnest(id_cols) as c;
+  -- A statement of thousands of rows is a bulk load (seeding, a restore): naming its resources
+  -- would cost more than it saves, so it names its accounts only, as 0008 did.
+  execute format('select count(*) > 2000 from %I', case when TG_OP = 'UPDATE' then 'new_rows' else 'changed_rows' end)
+    into bulk;
+  if bulk then
+    for r in execute format('select distinct account_id from %I', case when TG_OP = 'UPDATE' then 'new_rows' else 'changed_rows' end) loop
+      perform pg_notify('tracker_changes', r.account_id::text);
+    end loop;
+    return null;
+  end if;
+  -- Every id column is a uuid: distinct over uuids is cheaper than over their text.
+  select coalesce(string_agg(format('x.%I', c), ', '), '') into ids_expr from unnest(id_cols) as c;
   if TG_OP = 'UPDATE' then
     -- Old and new owner ids both: a row that moved (a request linked to a shipment) changes both.
     rows_sql := 'select n.* from new_rows n join old_rows o on o.id = n.id
@@ -44,7 +57,7 @@ begin
     rows_sql := 'select * from changed_rows where $1 is not null';
   end if;
   q := format('select x.account_id, coalesce(array_agg(distinct v) filter (where v is not null), ''{}'') as ids
-                 from (%s) x left join lateral unnest(array[%s]::text[]) as v on true
+                 from (%s) x left join lateral unnest(array[%s]::uuid[]) as v on true
                 group by x.account_id', rows_sql, ids_expr);
   for r in execute q using bookkeeping loop
     if cardinality(r.ids) > 200 then

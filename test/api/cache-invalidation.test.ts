@@ -189,6 +189,15 @@ for (const engine of ENGINES) {
           'the fallback drops the whole account',
         );
         for (const p of payloads) assert.ok(Buffer.byteLength(p) < 8000);
+
+        // A bulk statement (more than 2000 rows) names its account only, whatever its ids.
+        payloads.length = 0;
+        await sql`insert into transport_events (id, account_id, shipment_id, container_id, key, event, data_source)
+                  select gen_random_uuid(), ${t.accountId}, ${a.shipmentId}, ${containerId},
+                         'bulk2-' || g, 'container.transport.vessel_departed', 'shipping_line'
+                    from generate_series(1, 2001) g`.execute(t.database.db);
+        await until(async () => payloads.length > 0, 'the bulk insert notifies');
+        assert.deepEqual(payloads, [t.accountId]);
       } finally {
         await stop();
       }
