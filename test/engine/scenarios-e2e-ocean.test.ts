@@ -138,6 +138,59 @@ for (const engine of ENGINES) {
       assert.equal(port?.attributes.code ?? port?.attributes.locode, 'NLRTM');
     });
 
+    test('transshipment read before the plan is published: the wrong POD reading invalidated, milestones recomputed, corrections delivered', async () => {
+      rig.hidePlan('SIMTS0001', true);
+      await rig.advanceTo(10.5);
+      const s = await rig.track('SIMTS0001', 'bill_of_lading');
+      await s.until(['created']);
+      // Without the plan the transshipment port looks like the end of the voyage.
+      let a = (await s.shipment()).data.attributes;
+      assert.equal(a.port_of_discharge_locode, 'SGSIN');
+      assert.ok(a.pod_ata_at);
+      let [c] = await s.containers();
+      assert.equal(c.attributes.current_status, 'grounded');
+
+      rig.hidePlan('SIMTS0001', false);
+      await s.refresh();
+      a = (await s.shipment()).data.attributes;
+      assert.equal(a.port_of_discharge_locode, 'NLRTM');
+      assert.deepEqual(a.transshipment_locodes, ['SGSIN']);
+      assert.equal(a.pod_ata_at, null, 'the arrival at the transshipment port no longer counts');
+      assert.equal((await podTerminalOf(s))?.code, 'RWG');
+      [c] = await s.containers();
+      assert.equal(c.attributes.current_status, 'on_ship');
+      assert.equal(c.attributes.pod_arrived_at, null);
+      assert.equal(c.attributes.pod_discharged_at, null);
+      const evs = await s.events(c.id);
+      const wrong = evs.filter((e: any) =>
+        [`${T}vessel_arrived`, `${T}vessel_discharged`].includes(e.attributes.event),
+      );
+      assert.equal(wrong.length, 2);
+      for (const e of wrong) {
+        assert.equal(e.attributes.location_locode, 'SGSIN');
+        assert.ok(e.attributes.invalidated_at, `${e.attributes.event} invalidated`);
+      }
+      const right = evs.filter((e: any) => e.attributes.event.includes('transshipment_'));
+      assert.ok(right.length >= 2);
+      for (const e of right) assert.equal(e.attributes.invalidated_at, null);
+      await s.deliveredAll([`${T}transshipment_arrived`, `${T}transshipment_discharged`, 'container.updated']);
+      const update = s.bodies('container.updated').at(-1);
+      assert.ok(update.included.some((r: any) => r.type === 'container'));
+
+      // The rest of the journey is read as if the plan had always been there.
+      await rig.advanceTo(37);
+      await s.refresh();
+      assert.ok((await s.shipment()).data.attributes.pod_ata_at);
+      const arrivals = (await s.events(c.id)).filter(
+        (e: any) => e.attributes.event === `${T}vessel_arrived` && !e.attributes.invalidated_at,
+      );
+      assert.deepEqual(
+        arrivals.map((e: any) => e.attributes.location_locode),
+        ['NLRTM'],
+      );
+      await s.deliveredAll([`${T}transshipment_departed`]);
+    });
+
     test('barge (SIMFDR): POD NLRTM, feeder_* legs to the inland destination NLMOE', async () => {
       const s = await rig.track('SIMFDR0001', 'bill_of_lading');
       await s.until(['created']);

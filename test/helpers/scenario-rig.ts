@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { buildCarrierRegistry } from '../../src/carriers/registry.ts';
 import { parseCarriersConfig } from '../../src/config/carriers.ts';
@@ -36,6 +37,11 @@ export interface Rig {
   advanceTo(day: number): Promise<void>;
   track(number: string, type: string): Promise<Tracked>;
   receiverUrl(path: string): string;
+  /**
+   * While set, the carrier's answers for `number` leave out its plan (PLN/EST events): a line that
+   * publishes the plan late. Applied by a pass-through proxy between the adapter and the simulator.
+   */
+  hidePlan(number: string, hidden: boolean): void;
 }
 
 export interface Tracked {
@@ -65,7 +71,9 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
   let t: TestApp;
   let rx: Awaited<ReturnType<typeof startReceiver>>;
   let sim: Awaited<ReturnType<typeof spawnSimulator>>;
+  let proxy: { url: string; close(): Promise<void> };
   let worker: Engine;
+  const withoutPlan = new Set<string>();
   let day = 0;
   let n = 0;
   before(async () => {
@@ -79,13 +87,15 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
   beforeEach(async () => {
     day = 0;
     sim = await spawnSimulator(['--header', 'x-api-key: sim-secret']);
+    withoutPlan.clear();
+    proxy = await startPlanFilter(sim.url, withoutPlan);
     const carriers = buildCarrierRegistry(
       parseCarriersConfig(
         JSON.stringify([
           {
             scac: SCAC,
             adapter: 'dcsa-tnt-v2',
-            base_url: sim.url,
+            base_url: proxy.url,
             auth: { type: 'headers', headers: { 'x-api-key': 'sim-secret' } },
             requests_per_minute: 100000,
             number_types: ['bill_of_lading', 'booking_number', 'container'],
@@ -99,6 +109,7 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
   });
   afterEach(async () => {
     await worker?.stop();
+    await proxy?.close();
     await sim?.close();
   });
 
@@ -112,6 +123,10 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
       day = d;
     },
     receiverUrl: (path) => rx.url(path),
+    hidePlan(number, hidden) {
+      if (hidden) withoutPlan.add(number.toUpperCase());
+      else withoutPlan.delete(number.toUpperCase());
+    },
     async track(number, type) {
       const path = `/hook-${++n}`;
       const acct = await t.newAccount(`scenario ${number}`);
@@ -222,3 +237,43 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
 /** Shorthand: the transport event names of a list, without the common prefix. */
 export const short = (events: any[]): string[] =>
   events.map((e) => (e.attributes.event as string).replace('container.transport.', ''));
+
+const HOP_BY_HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/** Forwards every request to the simulator; strips PLN/EST events from answers about `hidden` numbers. */
+async function startPlanFilter(
+  target: string,
+  hidden: ReadonlySet<string>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && k !== 'host' && !HOP_BY_HOP.has(k)) headers[k] = v;
+      const upstream = await fetch(`${target}${req.url}`, { method: req.method ?? 'GET', headers });
+      let body = await upstream.text();
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const asked = [...query.values()].some((v) => hidden.has(v.toUpperCase()));
+      if (asked && upstream.status === 200) {
+        const events = JSON.parse(body) as Array<{ eventClassifierCode?: string }>;
+        body = JSON.stringify(events.filter((e) => e.eventClassifierCode === 'ACT'));
+      }
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((v, k) => {
+        if (!HOP_BY_HOP.has(k)) out[k] = v;
+      });
+      if (!res.destroyed) res.writeHead(upstream.status, out).end(body);
+    } catch {
+      if (!res.destroyed && !res.headersSent) res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
