@@ -7,8 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { eventually } from '../helpers/engine.ts';
 import { ENGINES } from '../helpers/db.ts';
+import { eventually } from '../helpers/engine.ts';
 import { short, useScenarioRig } from '../helpers/scenario-rig.ts';
 
 const T = 'container.transport.';
@@ -137,7 +137,11 @@ for (const engine of ENGINES) {
       await s.until(['created']);
       let doc = await s.shipment();
       assert.equal(doc.data.relationships.containers.data.length, 0);
-      assert.equal(doc.data.attributes.bill_of_lading_number, 'SIMBKG0001', 'the booking until a B/L is known');
+      assert.equal(
+        doc.data.attributes.bill_of_lading_number,
+        'SIMBKG0001',
+        'the booking until a B/L is known',
+      );
       assert.equal(doc.data.attributes.port_of_discharge_locode, null);
 
       await rig.advanceTo(3);
@@ -151,7 +155,11 @@ for (const engine of ENGINES) {
       assert.equal(a.port_of_discharge_locode, 'NLRTM');
       assert.deepEqual(a.transshipment_locodes, [], 'SGSIN is an on-board call');
       assert.ok(a.pod_eta_at);
-      await eventually(async () => s.bodies('container.created').length === 2, 15_000, 'two container.created');
+      await eventually(
+        async () => s.bodies('container.created').length === 2,
+        15_000,
+        'two container.created',
+      );
 
       await rig.advanceTo(7);
       await s.refresh();

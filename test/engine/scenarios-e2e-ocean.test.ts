@@ -61,7 +61,9 @@ for (const engine of ENGINES) {
       names = short(evs);
       assert.ok(!names.some((n) => n.includes('transshipment')), 'MYTPP is an on-board call');
       assert.deepEqual(
-        evs.filter((e: any) => e.attributes.event === `${T}vessel_arrived`).map((e: any) => e.attributes.location_locode),
+        evs
+          .filter((e: any) => e.attributes.event === `${T}vessel_arrived`)
+          .map((e: any) => e.attributes.location_locode),
         ['DEHAM'],
       );
       await s.deliveredAll([`${T}vessel_arrived`, `${T}vessel_discharged`]);
@@ -127,7 +129,9 @@ for (const engine of ENGINES) {
       assert.equal(c.attributes.current_status, 'grounded');
       evs = await s.events(c.id);
       assert.deepEqual(
-        evs.filter((e: any) => e.attributes.event === `${T}vessel_arrived`).map((e: any) => e.attributes.location_locode),
+        evs
+          .filter((e: any) => e.attributes.event === `${T}vessel_arrived`)
+          .map((e: any) => e.attributes.location_locode),
         ['NLRTM'],
       );
       assert.ok(evs.every((e: any) => e.attributes.invalidated_at === null));
@@ -173,7 +177,11 @@ for (const engine of ENGINES) {
       const right = evs.filter((e: any) => e.attributes.event.includes('transshipment_'));
       assert.ok(right.length >= 2);
       for (const e of right) assert.equal(e.attributes.invalidated_at, null);
-      await s.deliveredAll([`${T}transshipment_arrived`, `${T}transshipment_discharged`, 'container.updated']);
+      await s.deliveredAll([
+        `${T}transshipment_arrived`,
+        `${T}transshipment_discharged`,
+        'container.updated',
+      ]);
       const update = s.bodies('container.updated').at(-1);
       assert.ok(update.included.some((r: any) => r.type === 'container'));
 
@@ -225,7 +233,9 @@ for (const engine of ENGINES) {
       for (const e of evs.filter((x: any) => x.attributes.event.includes('feeder_')))
         assert.ok(['NLRTM', 'NLMOE'].includes(e.attributes.location_locode), e.attributes.location_locode);
       assert.deepEqual(
-        evs.filter((e: any) => e.attributes.event === `${T}vessel_arrived`).map((e: any) => e.attributes.location_locode),
+        evs
+          .filter((e: any) => e.attributes.event === `${T}vessel_arrived`)
+          .map((e: any) => e.attributes.location_locode),
         ['NLRTM'],
       );
       a = (await s.shipment()).data.attributes;

@@ -95,7 +95,9 @@ for (const engine of ENGINES) {
           .filter((e: any) => e.attributes.event === `${T}${name}` && !e.attributes.invalidated_at)
           .map((e: any) => e.attributes.location_locode);
       assert.deepEqual(places('vessel_arrived'), ['NLRTM']);
-      assert.ok(!evs.some((e: any) => e.attributes.location_locode === 'DEHAM' && !e.attributes.invalidated_at));
+      assert.ok(
+        !evs.some((e: any) => e.attributes.location_locode === 'DEHAM' && !e.attributes.invalidated_at),
+      );
       await s.deliveredAll([`${T}vessel_arrived`, `${T}vessel_discharged`]);
     });
 
@@ -116,7 +118,10 @@ for (const engine of ENGINES) {
       assert.equal(c.relationships.pod_terminal.data?.id, ctb?.id, "the container's POD terminal too");
       await s.deliveredAll(['container.pod_terminal_changed']);
       const body = s.bodies('container.pod_terminal_changed')[0];
-      assert.ok(body.included.some((r: any) => r.type === 'container'), 'the body carries the container');
+      assert.ok(
+        body.included.some((r: any) => r.type === 'container'),
+        'the body carries the container',
+      );
 
       await rig.advanceTo(34);
       await s.refresh();

@@ -238,7 +238,13 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
 export const short = (events: any[]): string[] =>
   events.map((e) => (e.attributes.event as string).replace('container.transport.', ''));
 
-const HOP_BY_HOP = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+const HOP_BY_HOP = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
 
 /** Forwards every request to the simulator; strips PLN/EST events from answers about `hidden` numbers. */
 async function startPlanFilter(
