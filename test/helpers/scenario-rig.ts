@@ -66,8 +66,15 @@ export interface Tracked {
   bodies(name: string): any[];
 }
 
+export interface RigOptions {
+  /** Settings on top of SCENARIO_ENV. */
+  env?: Record<string, string>;
+  /** More worker options, given the simulator's origin (e.g. a terminal feed it serves). */
+  worker?: (simulatorUrl: string) => Partial<Parameters<typeof startTestEngine>[3]>;
+}
+
 /** Registers the hooks of a scenario suite on `engine`: one app + receiver, one simulator + worker per test. */
-export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {}): Rig {
+export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig {
   let t: TestApp;
   let rx: Awaited<ReturnType<typeof startReceiver>>;
   let sim: Awaited<ReturnType<typeof spawnSimulator>>;
@@ -77,7 +84,7 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
   let day = 0;
   let n = 0;
   before(async () => {
-    t = await startTestApp(engine, { ...SCENARIO_ENV, ...env });
+    t = await startTestApp(engine, { ...SCENARIO_ENV, ...options.env });
     rx = await startReceiver();
   });
   after(async () => {
@@ -105,7 +112,7 @@ export function useScenarioRig(engine: DbEngine, env: Record<string, string> = {
         { format: 'json', env: {} },
       ),
     );
-    worker = startTestEngine(t.database, t.config, carriers);
+    worker = startTestEngine(t.database, t.config, carriers, options.worker?.(sim.url) ?? {});
   });
   afterEach(async () => {
     await worker?.stop();
