@@ -219,6 +219,22 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
           15_000,
           `a refresh of ${sid}`,
         );
+        // On PostgreSQL the API's response cache learns of the write by NOTIFY, a moment after the
+        // commit: wait until the API serves the shipment as stored (updated_at moves with any
+        // change of the shipment, its containers or events), so the reads that follow are fresh.
+        const stored = await t.database.db
+          .selectFrom('shipments')
+          .select('updated_at')
+          .where('id', '=', sid)
+          .executeTakeFirstOrThrow();
+        await eventually(
+          async () => {
+            const res = await get(`/v2/shipments/${sid}?include=containers,pod_terminal`);
+            return Date.parse(res.body.data.attributes.updated_at) === stored.updated_at.getTime();
+          },
+          15_000,
+          `the API to serve ${sid} as stored`,
+        );
       },
       delivered: names,
       deliveredAll: (wanted, timeoutMs) =>
