@@ -42,6 +42,8 @@ export interface Rig {
    * publishes the plan late. Applied by a pass-through proxy between the adapter and the simulator.
    */
   hidePlan(number: string, hidden: boolean): void;
+  /** While set, the answers for `number` come in reverse order with every event twice. */
+  scramble(number: string, scrambled: boolean): void;
 }
 
 export interface Tracked {
@@ -81,6 +83,7 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
   let proxy: { url: string; close(): Promise<void> };
   let worker: Engine;
   const withoutPlan = new Set<string>();
+  const scrambled = new Set<string>();
   let day = 0;
   let n = 0;
   before(async () => {
@@ -95,7 +98,8 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
     day = 0;
     sim = await spawnSimulator(['--header', 'x-api-key: sim-secret']);
     withoutPlan.clear();
-    proxy = await startPlanFilter(sim.url, withoutPlan);
+    scrambled.clear();
+    proxy = await startAnswerFilter(sim.url, { withoutPlan, scrambled });
     const carriers = buildCarrierRegistry(
       parseCarriersConfig(
         JSON.stringify([
@@ -133,6 +137,10 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
     hidePlan(number, hidden) {
       if (hidden) withoutPlan.add(number.toUpperCase());
       else withoutPlan.delete(number.toUpperCase());
+    },
+    scramble(number, on) {
+      if (on) scrambled.add(number.toUpperCase());
+      else scrambled.delete(number.toUpperCase());
     },
     async track(number, type) {
       const path = `/hook-${++n}`;
@@ -269,10 +277,13 @@ const HOP_BY_HOP = new Set([
   'keep-alive',
 ]);
 
-/** Forwards every request to the simulator; strips PLN/EST events from answers about `hidden` numbers. */
-async function startPlanFilter(
+/**
+ * Forwards every request to the simulator; strips the plan (PLN/EST) from answers about
+ * `withoutPlan` numbers, and reverses and doubles the answers about `scrambled` ones.
+ */
+async function startAnswerFilter(
   target: string,
-  hidden: ReadonlySet<string>,
+  numbers: { withoutPlan: ReadonlySet<string>; scrambled: ReadonlySet<string> },
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     try {
@@ -282,10 +293,12 @@ async function startPlanFilter(
       const upstream = await fetch(`${target}${req.url}`, { method: req.method ?? 'GET', headers });
       let body = await upstream.text();
       const query = new URL(req.url ?? '/', 'http://x').searchParams;
-      const asked = [...query.values()].some((v) => hidden.has(v.toUpperCase()));
-      if (asked && upstream.status === 200) {
-        const events = JSON.parse(body) as Array<{ eventClassifierCode?: string }>;
-        body = JSON.stringify(events.filter((e) => e.eventClassifierCode === 'ACT'));
+      const about = (set: ReadonlySet<string>) => [...query.values()].some((v) => set.has(v.toUpperCase()));
+      if (upstream.status === 200 && (about(numbers.withoutPlan) || about(numbers.scrambled))) {
+        let events = JSON.parse(body) as Array<{ eventClassifierCode?: string }>;
+        if (about(numbers.withoutPlan)) events = events.filter((e) => e.eventClassifierCode === 'ACT');
+        if (about(numbers.scrambled)) events = events.reverse().flatMap((e) => [e, e]);
+        body = JSON.stringify(events);
       }
       const out: Record<string, string> = {};
       upstream.headers.forEach((v, k) => {
