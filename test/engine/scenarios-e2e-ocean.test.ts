@@ -200,8 +200,15 @@ for (const engine of ENGINES) {
         `${T}transshipment_discharged`,
         'container.updated',
       ]);
+      // The correction as the client receives it: the milestones taken back, the shipment as now read.
       const update = s.bodies('container.updated').at(-1);
-      assert.ok(update.included.some((r: any) => r.type === 'container'));
+      const change = update.included.find((r: any) => r.type === 'container_updated_event');
+      assert.deepEqual(change.attributes.changeset.current_status, ['grounded', 'on_ship']);
+      assert.equal(change.attributes.changeset.pod_arrived_at[1], null);
+      assert.equal(change.attributes.changeset.pod_discharged_at[1], null);
+      const shipment = update.included.find((r: any) => r.type === 'shipment');
+      assert.equal(shipment.attributes.port_of_discharge_locode, 'NLRTM');
+      assert.equal(shipment.attributes.pod_ata_at, null);
 
       // The rest of the journey is read as if the plan had always been there.
       await rig.advanceTo(37);
