@@ -186,14 +186,15 @@ const TEST_SCENARIOS: ScenarioInfo[] = [
   {
     pattern: TEST_SUCCEEDED,
     numberTypes: ALL,
-    examples: { bill_of_lading: TEST_SUCCEEDED },
+    // The test numbers are their own B/L and booking; as a container, the journey's first box.
+    examples: { bill_of_lading: TEST_SUCCEEDED, booking_number: TEST_SUCCEEDED, container: TEST_SUCCEEDED },
     summary:
       'Found: a CNSGH -> USLGB journey with two containers, delivered, empty return a day after the epoch (for a container lookup: the first)',
   },
   {
     pattern: TEST_FAILED,
     numberTypes: ALL,
-    examples: { bill_of_lading: TEST_FAILED },
+    examples: { bill_of_lading: TEST_FAILED, booking_number: TEST_FAILED, container: TEST_FAILED },
     summary: 'Failure: the sandbox answers permanent_failure not_found; the HTTP simulator answers 400',
   },
 ];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NumberType } from '../../src/carriers/types.ts';
 import { EMPTY_STATE } from '../../src/engine/apply.ts';
-import { diff, type Plan, type Resolve, type StoredState, snapshotFacts } from '../../src/engine/diff.ts';
+import { diff, type Plan } from '../../src/engine/diff.ts';
 import {
   decideRequest,
   nextRefreshAt,
@@ -16,9 +16,9 @@ import {
   type WorkerConfig,
 } from '../../src/engine/lifecycle.ts';
 import { assignRoles, buildLegs, endpointRole, type Move } from '../../src/engine/roles.ts';
-import { terminalBySmdg, zoneOfLocode } from '../../src/reference/data.ts';
 import fc from '../helpers/fast-check.ts';
-import { FIXTURES, loadFixture, normalizeDcsa } from './fixtures.ts';
+import { FIXTURES, loadFixture } from './fixtures.ts';
+import { applied, factsOf } from './pipeline-state.ts';
 
 // --- Port roles -------------------------------------------------------------------------------
 
@@ -168,42 +168,6 @@ describe('port roles (pure, over moves)', () => {
 });
 
 // --- Diff and domain events -------------------------------------------------------------------
-
-const resolve: Resolve = {
-  terminalId: (ref) => (ref ? (terminalBySmdg(ref.port_locode, ref.smdg_code)?.id ?? null) : null),
-};
-
-type Facts = ReturnType<typeof snapshotFacts>;
-
-const factsOf = (events: unknown[], numberType: NumberType, number: string): Facts =>
-  snapshotFacts(normalizeDcsa(events, { numberType, number, zoneOf: zoneOfLocode }), resolve);
-
-/** What store.ts writes for a plan, on the in-memory state (ids made up). */
-function applied(stored: StoredState, plan: Plan): StoredState {
-  const containers = stored.containers.map((c) => {
-    const update = plan.containerUpdates.find((u) => u.id === c.id);
-    const events = c.events.map((e) => {
-      const u = plan.eventUpdates.find((x) => x.id === e.id);
-      if (u) return { ...u.event, id: e.id, invalidated_at: null };
-      // Invalidated events are kept, marked (engine/store.ts).
-      const gone = plan.eventInvalidations.some((x) => x.id === e.id);
-      return gone ? { ...e, invalidated_at: '2026-01-01T00:00:00.000Z' } : e;
-    });
-    for (const n of plan.newEvents.filter((x) => x.container_number === c.number))
-      events.push({ ...n.event, id: `${c.id}/${n.event.key}` });
-    return { ...c, facts: { ...c.facts, ...update?.changes }, events };
-  });
-  for (const n of plan.newContainers) {
-    const id = `c:${n.number}`;
-    containers.push({
-      id,
-      number: n.number,
-      facts: n.facts,
-      events: n.events.map((e) => ({ ...e, id: `${id}/${e.key}` })),
-    });
-  }
-  return { shipment: { ...stored.shipment, ...plan.shipment }, containers };
-}
 
 /** Two subsets of a fixture's events, the first contained in the second (an answer that grew). */
 const growingAnswers = fc.constantFrom(...FIXTURES).chain(([name, numberType, number]) =>
