@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { createApiKey, createAccount } from '../src/accounts/service.ts';
+import { createAccount, createApiKey } from '../src/accounts/service.ts';
 import { openPostgres } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DB } from '../src/db/schema.ts';
@@ -88,7 +88,11 @@ async function seed(a: string) {
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 try {
-  const existing = await db.selectFrom('accounts').select('id').where('name', '=', ACCOUNT).executeTakeFirst();
+  const existing = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('name', '=', ACCOUNT)
+    .executeTakeFirst();
   let a: string;
   if (existing) {
     a = existing.id;
@@ -97,7 +101,7 @@ try {
     a = (await createAccount(db, ACCOUNT)).account.id;
     await seed(a);
   }
-  const key = (await createApiKey(db, a, 'search-bench')).key;
+  const key = (await createApiKey(db, a, 'search-bench'))!.key;
   const port = await freePort();
   const api = startNode('api', ['src/main.ts', '--role', 'api'], {
     ...API_ENV,
@@ -112,7 +116,12 @@ try {
     ['exact B/L', `MEDU${String(mid).padStart(8, '0')}`],
     ['B/L prefix, lower case', `medu${String(mid).padStart(8, '0').slice(0, 6)}`],
     ['exact container number', `MSCU${String(mid * 2).padStart(7, '0')}`],
-    ['container partial (digits)', String(mid * 2).padStart(7, '0').slice(1)],
+    [
+      'container partial (digits)',
+      String(mid * 2)
+        .padStart(7, '0')
+        .slice(1),
+    ],
     ['ref number', `PO-${(mid * 7919) % 1000003}`],
     ['tag (a tenth of the shipments)', 'priority'],
     ['custom field value', `order ${(mid * 31) % 1000003}`],
@@ -162,9 +171,13 @@ try {
     await search(spy, a, term);
     for (const q of [...captured]) {
       const r = await pool.query(`explain (analyze, costs off) ${q.sql}`, q.params as unknown[]);
-      const lines = r.rows.map((row: Record<string, string>) => row['QUERY PLAN']);
-      const scans = lines.join('\n').matchAll(/(Index Only Scan using|Index Scan using|Bitmap Index Scan on|Seq Scan on) (\w+)/g);
-      const used = [...new Set([...scans].map((m) => `${m[1]!.replace(/ (using|on)$/, '')} ${m[2]}`))].join(', ');
+      const lines: string[] = r.rows.map((row: Record<string, string>) => row['QUERY PLAN']!);
+      const scans = lines
+        .join('\n')
+        .matchAll(/(Index Only Scan using|Index Scan using|Bitmap Index Scan on|Seq Scan on) (\w+)/g);
+      const used = [...new Set([...scans].map((m) => `${m[1]!.replace(/ (using|on)$/, '')} ${m[2]}`))].join(
+        ', ',
+      );
       const total = lines.find((l) => l.startsWith('Execution Time')) ?? '';
       plans.push(`- ${label}: ${used || 'no index'}; ${total}`);
     }

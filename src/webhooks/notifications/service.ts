@@ -170,7 +170,7 @@ export async function redeliverWebhookNotifications(
  * example notification of every event in `data` and their related records in `included`.
  */
 export function exampleNotifications(event: string | undefined): {
-  data: unknown;
+  data: unknown[];
   included?: Resource[];
   meta?: { total: number };
 } {
