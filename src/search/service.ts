@@ -33,10 +33,13 @@ export function termOf(raw: string | undefined): Term {
     throw badParameter('query', `query must be at most ${MAX_QUERY_LENGTH} characters.`);
   }
   const escaped = query.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const digits = (query.match(/[0-9]+/g) ?? []).reduce((x, y) => (y.length > x.length ? y : x), '');
   return {
     exact: query.replace(/\s+/g, '').toUpperCase(),
     pattern: `%${escaped}%`,
     prefix: `${escaped}%`,
+    // The digits select; the letters of a number are a prefix most rows share (queries.ts `like`).
+    indexPattern: digits.length >= 3 && digits !== query ? `%${digits}%` : `%${escaped}%`,
   };
 }
 

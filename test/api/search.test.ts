@@ -70,6 +70,13 @@ for (const engine of ENGINES) {
         partial.map((h) => h.attributes.number),
         ['TGHU1234563'],
       );
+      // The index is asked for the digits only; the whole term still has to match (both boxes
+      // share the digits 123456).
+      assert.deepEqual(
+        (await find('ghu123456')).map((h) => h.attributes.number),
+        ['TGHU1234563'],
+      );
+      assert.deepEqual(await find('XGHU123456'), []);
     });
 
     test('reference numbers, tags, custom field values; shipments before requests', async () => {
