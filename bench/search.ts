@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createAccount, createApiKey } from '../src/accounts/service.ts';
@@ -85,6 +86,17 @@ async function seed(a: string) {
   log('seeded');
 }
 
+/** CPU milliseconds so far of a process (Linux /proc: utime + stime, 100 ticks a second). */
+function cpuMsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 try {
@@ -128,6 +140,18 @@ try {
     ['request number', `BK${String(Math.floor(requests / 2)).padStart(9, '0')}`],
     ['no match', 'ZZZZNOTHING'],
   ];
+  // CPU per request (the machine is shared: wall-clock percentiles carry other people's load):
+  // the API process, and the PostgreSQL backends serving this database (its pool's connections).
+  const backends = async () =>
+    (
+      await sql<{ pid: number }>`select pid from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`.execute(db)
+    ).rows.map((r) => r.pid);
+  const cpu = async () => {
+    const pids = await backends();
+    const pg = pids.reduce((sum, pid) => sum + (cpuMsOf(pid) ?? 0), 0);
+    return { api: cpuMsOf(api.pid) ?? 0, pg, pids: pids.join(',') };
+  };
   const rows: string[] = [];
   const all: number[] = [];
   for (const [label, term] of terms) {
@@ -138,18 +162,23 @@ try {
       if (res.status !== 200) throw new Error(`${term}: ${res.status} ${JSON.stringify(body)}`);
       return body.data.length;
     };
-    await get(); // warm the plan and the pages
+    for (let i = 0; i < 5; i++) await get(); // warm the pool, the plans and the pages
     const times: number[] = [];
     let hits = 0;
+    const c0 = await cpu();
     for (let i = 0; i < repeats; i++) {
       const t0 = performance.now();
       hits = await get();
       times.push(performance.now() - t0);
     }
+    const c1 = await cpu();
+    // Backends the pool opened or closed meanwhile would skew the PostgreSQL figure: say so.
+    const pgUs = c0.pids === c1.pids ? `${Math.round(((c1.pg - c0.pg) * 1000) / repeats)} µs` : 'n/a';
+    const apiUs = Math.round(((c1.api - c0.api) * 1000) / repeats);
     times.sort((x, y) => x - y);
     all.push(...times);
     rows.push(
-      `| ${label} | \`${term}\` | ${hits} | ${pct(times, 50).toFixed(1)} ms | ${pct(times, 99).toFixed(1)} ms |`,
+      `| ${label} | \`${term}\` | ${hits} | ${pct(times, 50).toFixed(1)} ms | ${pct(times, 99).toFixed(1)} ms | ${apiUs} µs | ${pgUs} |`,
     );
     log(`${label}: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms`);
   }
@@ -185,8 +214,8 @@ try {
   await spy.destroy();
   process.stdout.write(
     `search on ${containers} containers (${shipments} shipments, ${requests} tracking requests), ${repeats} sequential HTTP requests per term\n\n` +
-      `| term | query | hits | p50 | p99 |\n|---|---|---|---|---|\n${rows.join('\n')}\n` +
-      `| all | | | ${pct(all, 50).toFixed(1)} ms | ${pct(all, 99).toFixed(1)} ms |\n\n` +
+      `| term | query | hits | p50 | p99 | API CPU/request | PostgreSQL CPU/request |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` +
+      `| all | | | ${pct(all, 50).toFixed(1)} ms | ${pct(all, 99).toFixed(1)} ms | | |\n\n` +
       `plans (shipments, containers, tracking requests statement of each term):\n${plans.join('\n')}\n`,
   );
 } finally {

@@ -134,8 +134,8 @@ export async function searchRequests(db: Kysely<DB>, accountId: string, t: Term)
            r.updated_at
       from tracking_requests r
      where r.account_id = ${a} and r.shipment_id is null and r.id in (select id from hits)
-       and not exists (select 1 from shipments s where s.account_id = ${a}
-                        and (s.bill_of_lading_number = r.request_number or s.normalized_number = r.request_number))
+       and not exists (select 1 from shipments s where s.account_id = ${a} and s.bill_of_lading_number = r.request_number)
+       and not exists (select 1 from shipments s where s.account_id = ${a} and s.normalized_number = r.request_number)
      order by (r.request_number = ${t.exact}) desc, (r.request_number ilike ${t.prefix}) desc, r.updated_at desc, r.id
      limit ${PER_TYPE}`.execute(db);
   return r.rows;

@@ -168,6 +168,39 @@ for (const engine of ENGINES) {
       return null;
     }
 
+    test('the published /v2/openapi.json has every operation of the reference, under its group', async () => {
+      const res = await t.request('GET', '/v2/openapi.json', { key: null });
+      assert.equal(res.status, 200);
+      const published = new Map<string, string[]>();
+      for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
+        for (const [method, op] of Object.entries<any>(item)) {
+          published.set(`${method.toUpperCase()} ${shape(path)}`, op.tags ?? []);
+        }
+      }
+      const missing: string[] = [];
+      for (const op of ops) {
+        if (op.tags.some((tag) => SKIPPED_TAGS.has(tag))) continue;
+        // The document's PATCH /containers lacks its {id} (docs/api-notes.md).
+        const path = op.path === '/containers' && op.method === 'PATCH' ? '/containers/{id}' : op.path;
+        const tags = published.get(`${op.method} ${shape(`/v2${path}`)}`);
+        if (!tags) missing.push(`${op.method} ${op.path}: not published`);
+        else if (!op.tags.every((tag) => tags.includes(tag))) {
+          missing.push(`${op.method} ${op.path}: tags ${tags.join(', ')}, reference ${op.tags.join(', ')}`);
+        }
+      }
+      assert.deepEqual(missing, []);
+      const groups = new Set((res.body.tags ?? []).map((x: { name: string }) => x.name));
+      for (const group of [
+        'Custom Field Definitions',
+        'Custom Field Options',
+        'Custom Fields',
+        'Parties',
+        'Search',
+      ]) {
+        assert.ok(groups.has(group) || [...published.values()].some((tags) => tags.includes(group)), group);
+      }
+    });
+
     test('every operation answers a documented status with a body of the documented schema', async () => {
       const problems: string[] = [];
       let checked = 0;
@@ -201,6 +234,9 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+/** A path with its parameters' names blanked: `/a/{id}/b` and `/a/{shipment_id}/b` are one path. */
+const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 /** Operations with `include`: every include path we serve (docs/api-notes.md), all at once. */
 const INCLUDES: Record<string, string> = {
