@@ -50,11 +50,12 @@ const db = bench.database.db;
 // Shipment i's id is md5('s' || i): containers and values name their shipment without a join.
 const sid = (i: string) => sql.raw(`md5('${bench.name}:s' || (${i})::text)::uuid`);
 
-async function seed(a: string) {
+/** The whole seed in one transaction: a failed seed leaves no account to mistake for seeded. */
+async function seed(tx: Kysely<DB>, a: string) {
   const def = (
     await sql<{ id: string }>`insert into custom_field_definitions (id, account_id, entity_type, api_slug,
         display_name, data_type) values (gen_random_uuid(), ${a}, 'Shipment', 'po_ref', 'PO ref', 'short_text')
-      returning id`.execute(db)
+      returning id`.execute(tx)
   ).rows[0]!.id;
   log(`seeding ${shipments} shipments, ${containers} containers, ${requests} requests in ${bench.name}`);
   for (let lo = 1; lo <= shipments; lo += CHUNK) {
@@ -65,14 +66,14 @@ async function seed(a: string) {
       select ${sid('i')}, ${a}, 'MSCU', 'bill_of_lading', 'MEDU' || lpad(i::text, 8, '0'),
              'MEDU' || lpad(i::text, 8, '0'), array['PO-' || (i::bigint * 7919 % 1000003)::text],
              case when i % 10 = 0 then array['priority'] else '{}'::text[] end
-        from generate_series(${lo}::int, ${hi}::int) i`.execute(db);
+        from generate_series(${lo}::int, ${hi}::int) i`.execute(tx);
     await sql`insert into containers (id, account_id, shipment_id, number)
       select gen_random_uuid(), ${a}, ${sid('i')}, 'MSCU' || lpad((i * 2 + k)::text, 7, '0')
-        from generate_series(${lo}::int, ${hi}::int) i, generate_series(0, 1) k`.execute(db);
+        from generate_series(${lo}::int, ${hi}::int) i, generate_series(0, 1) k`.execute(tx);
     await sql`insert into custom_field_values (id, account_id, definition_id, entity_type, entity_id, value)
       select gen_random_uuid(), ${a}, ${def}, 'shipment', ${sid('i')},
              to_jsonb('Vendor ' || (i % 997)::text || ' order ' || (i::bigint * 31 % 1000003)::text)
-        from generate_series(${lo}::int, ${hi}::int) i`.execute(db);
+        from generate_series(${lo}::int, ${hi}::int) i`.execute(tx);
     log(`  shipments ${hi}/${shipments}`);
   }
   for (let lo = 1; lo <= requests; lo += CHUNK) {
@@ -80,9 +81,8 @@ async function seed(a: string) {
     await sql`insert into tracking_requests (id, account_id, request_number, request_type, scac, ref_numbers)
       select gen_random_uuid(), ${a}, 'BK' || lpad(i::text, 9, '0'), 'booking_number', 'MSCU',
              array['REQ-' || i::text]
-        from generate_series(${lo}::int, ${hi}::int) i`.execute(db);
+        from generate_series(${lo}::int, ${hi}::int) i`.execute(tx);
   }
-  await sql`vacuum analyze`.execute(db);
   log('seeded');
 }
 
@@ -111,7 +111,13 @@ try {
     log(`${bench.name} already seeded; searching`);
   } else {
     a = (await createAccount(db, ACCOUNT)).account.id;
-    await seed(a);
+    try {
+      await db.transaction().execute((tx) => seed(tx, a));
+    } catch (e) {
+      await db.deleteFrom('accounts').where('id', '=', a).execute();
+      throw e;
+    }
+    await sql`vacuum analyze`.execute(db);
   }
   const key = (await createApiKey(db, a, 'search-bench'))!.key;
   const port = await freePort();
