@@ -145,6 +145,8 @@ try {
     ['custom field value', `order ${(mid * 31) % 1000003}`],
     ['request number', `BK${String(Math.floor(requests / 2)).padStart(9, '0')}`],
     ['no match', 'ZZZZNOTHING'],
+    ['word in every value', 'Vendor'],
+    ['two characters, no match', 'zq'],
   ];
   // CPU per request (the machine is shared: wall-clock percentiles carry other people's load):
   // the API process, and the PostgreSQL backends serving this database (its pool's connections).

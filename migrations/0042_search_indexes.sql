@@ -15,3 +15,9 @@ create index custom_field_values_search_container on custom_field_values
   using gin ((value #>> '{}') gin_trgm_ops) where entity_type = 'container';
 create index custom_field_values_search_tracking_request on custom_field_values
   using gin ((value #>> '{}') gin_trgm_ops) where entity_type = 'tracking_request';
+
+-- The planner's estimate of `(value #>> '{}') ILIKE ...`: partial indexes carry no statistics of
+-- their expression, so without these a term in every value ("Vendor") was estimated at 160 rows of
+-- 500,000 and served by a bitmap of all 500,000 (90 ms) instead of a scan that stops at 100.
+create statistics custom_field_values_text on ((value #>> '{}')) from custom_field_values;
+analyze custom_field_values;

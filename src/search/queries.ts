@@ -52,6 +52,9 @@ const branch = (q: RawBuilder<unknown>) => sql`(${q} limit ${PER_BRANCH})`;
  * long posting lists cost most of the scan (1M containers: 16 ms -> 0.4 ms; docs/benchmarks.md).
  */
 function like(expr: RawBuilder<unknown>, t: Term) {
+  // No trigram index can serve a term of 1 or 2 characters: it would be a scan of the account's
+  // rows (seconds at a million). Such a term matches whole numbers only (the equality branches).
+  if (t.indexPattern === null) return sql`false`;
   if (t.indexPattern === t.pattern) return sql`${expr} ilike ${t.pattern}`;
   return sql`${expr} ilike ${t.indexPattern} and (${expr} || '') ilike ${t.pattern}`;
 }
@@ -67,8 +70,11 @@ export interface Term {
   exact: string;
   pattern: string;
   prefix: string;
-  /** What the trigram index is asked for: %longest digit run% when it has 3 or more, else `pattern`. */
-  indexPattern: string;
+  /**
+   * What the trigram index is asked for: %longest digit run% when it has 3 or more, else `pattern`;
+   * null when the term is shorter than a trigram (no partial matching then).
+   */
+  indexPattern: string | null;
 }
 
 /** The `hits` CTE of a table found by one number column, its ref_numbers and its custom field values. */

@@ -78,6 +78,9 @@ for (const engine of ENGINES) {
         ['TGHU1234563'],
       );
       assert.deepEqual(await find('XGHU123456'), []);
+      // Shorter than a trigram: whole numbers only (a partial match would scan the account).
+      assert.deepEqual(await find('cu'), []);
+      assert.equal((await find('scu')).length > 0, true);
     });
 
     test('reference numbers, tags, custom field values; shipments before requests', async () => {
