@@ -15,6 +15,13 @@ declare
   entity text := case tg_table_name when 'shipments' then 'shipment' when 'containers' then 'container'
                                     else 'tracking_request' end;
 begin
+  -- Most accounts have no defaults: then no INSERT at all, so custom_field_values' own statement
+  -- triggers (the change feed) do not fire for every shipment, container and request created.
+  if not exists (select 1 from custom_field_definitions d
+                  where d.entity_type = kind and d.default_value is not null
+                    and d.account_id in (select account_id from new_entities)) then
+    return null;
+  end if;
   insert into custom_field_values (id, account_id, definition_id, entity_type, entity_id, value, defaulted)
   select gen_random_uuid(), e.account_id, d.id, entity, e.id, d.default_value, true
     from new_entities e
