@@ -65,7 +65,10 @@ export async function findValueBySlug(db: Kysely<DB>, accountId: string, entityI
   return row && asValue(row);
 }
 
-/** Inserts a value; answers undefined when the entity already has one for this definition. */
+/**
+ * Inserts a value; answers undefined when the entity already has one for this definition. A value
+ * the definition's default gave (migrations/0041) is not the user's: it is replaced, same id.
+ */
 export async function insertValue(
   db: Kysely<DB>,
   accountId: string,
@@ -74,7 +77,16 @@ export async function insertValue(
   const row = await db
     .insertInto('custom_field_values')
     .values({ ...v, id: randomUUID(), account_id: accountId, value: JSON.stringify(v.value ?? null) })
-    .onConflict((oc) => oc.columns(['definition_id', 'entity_id']).doNothing())
+    .onConflict((oc) =>
+      oc
+        .columns(['definition_id', 'entity_id'])
+        .doUpdateSet({
+          value: (eb) => eb.ref('excluded.value'),
+          defaulted: false,
+          updated_at: sql<Date>`now()`,
+        })
+        .where('custom_field_values.defaulted', '=', true),
+    )
     .returning('id')
     .executeTakeFirst();
   return row?.id;
@@ -92,6 +104,7 @@ export async function upsertValue(
     .onConflict((oc) =>
       oc.columns(['definition_id', 'entity_id']).doUpdateSet({
         value: (eb) => eb.ref('excluded.value'),
+        defaulted: false,
         updated_at: sql<Date>`now()`,
       }),
     )
@@ -101,7 +114,7 @@ export async function upsertValue(
 export async function setValue(db: Kysely<DB>, accountId: string, id: string, value: unknown) {
   const r = await db
     .updateTable('custom_field_values')
-    .set({ value: JSON.stringify(value ?? null), updated_at: sql<Date>`now()` })
+    .set({ value: JSON.stringify(value ?? null), defaulted: false, updated_at: sql<Date>`now()` })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();

@@ -159,6 +159,8 @@ export interface CustomFieldValuesTable {
   entity_type: string;
   entity_id: string;
   value: Json;
+  /** Given by the definition's default_value (migrations/0041), not by a user. */
+  defaulted: Defaulted<boolean>;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
 }

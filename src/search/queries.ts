@@ -44,9 +44,25 @@ export interface RequestHit {
 
 const branch = (q: RawBuilder<unknown>) => sql`(${q} limit ${PER_BRANCH})`;
 
-function valueBranch(accountId: string, type: string, pattern: string) {
+/**
+ * `expr ILIKE %term%`, served by the expression's trigram index. When the term has a run of
+ * digits, the index is asked for the digits only and the whole term is checked on the rows it
+ * gives (`expr || ''` is not the indexed expression, so it stays a filter): the letters of a
+ * number are its owner or carrier prefix, shared by most rows of an account, and their trigrams'
+ * long posting lists cost most of the scan (1M containers: 16 ms -> 0.4 ms; docs/benchmarks.md).
+ */
+function like(expr: RawBuilder<unknown>, t: Term) {
+  // No trigram index can serve a term of 1 or 2 characters: it would be a scan of the account's
+  // rows (seconds at a million). Such a term matches whole numbers only (the equality branches).
+  if (t.indexPattern === null) return sql`false`;
+  if (t.indexPattern === t.pattern) return sql`${expr} ilike ${t.pattern}`;
+  return sql`${expr} ilike ${t.indexPattern} and (${expr} || '') ilike ${t.pattern}`;
+}
+
+/** Each entity type's values have their own partial trigram index (migrations/0042): a literal. */
+function valueBranch(accountId: string, type: 'shipment' | 'container' | 'tracking_request', t: Term) {
   return branch(sql`select entity_id as id from custom_field_values
-    where account_id = ${accountId} and entity_type = ${type} and (value #>> '{}') ilike ${pattern}`);
+    where account_id = ${accountId} and entity_type = ${sql.lit(type)} and ${like(sql`(value #>> '{}')`, t)}`);
 }
 
 /** `exact`: the term as numbers are stored; `pattern`: %term% with LIKE wildcards escaped. */
@@ -54,13 +70,18 @@ export interface Term {
   exact: string;
   pattern: string;
   prefix: string;
+  /**
+   * What the trigram index is asked for: %longest digit run% when it has 3 or more, else `pattern`;
+   * null when the term is shorter than a trigram (no partial matching then).
+   */
+  indexPattern: string | null;
 }
 
 /** The `hits` CTE of a table found by one number column, its ref_numbers and its custom field values. */
 function numberHits(
   table: 'containers' | 'tracking_requests',
   column: 'number' | 'request_number',
-  type: string,
+  type: 'container' | 'tracking_request',
   a: string,
   t: Term,
 ) {
@@ -68,9 +89,9 @@ function numberHits(
   const col = sql.ref(column);
   return sql`with hits as (
       ${from} and ${col} = ${t.exact}
-      union all ${branch(sql`${from} and ${col} ilike ${t.pattern}`)}
-      union all ${branch(sql`${from} and search_text(ref_numbers) ilike ${t.pattern}`)}
-      union all ${valueBranch(a, type, t.pattern)}
+      union all ${branch(sql`${from} and ${like(col, t)}`)}
+      union all ${branch(sql`${from} and ${like(sql`search_text(ref_numbers)`, t)}`)}
+      union all ${valueBranch(a, type, t)}
     )`;
 }
 
@@ -79,11 +100,11 @@ export async function searchShipments(db: Kysely<DB>, accountId: string, t: Term
   const r = await sql<ShipmentHit>`
     with hits as (
       select id from shipments where account_id = ${a} and (bill_of_lading_number = ${t.exact} or normalized_number = ${t.exact})
-      union all ${branch(sql`select id from shipments where account_id = ${a} and bill_of_lading_number ilike ${t.pattern}`)}
-      union all ${branch(sql`select id from shipments where account_id = ${a} and normalized_number ilike ${t.pattern}`)}
-      union all ${branch(sql`select id from shipments where account_id = ${a} and search_text(ref_numbers) ilike ${t.pattern}`)}
-      union all ${branch(sql`select id from shipments where account_id = ${a} and search_text(tags) ilike ${t.pattern}`)}
-      union all ${valueBranch(a, 'shipment', t.pattern)}
+      union all ${branch(sql`select id from shipments where account_id = ${a} and ${like(sql`bill_of_lading_number`, t)}`)}
+      union all ${branch(sql`select id from shipments where account_id = ${a} and ${like(sql`normalized_number`, t)}`)}
+      union all ${branch(sql`select id from shipments where account_id = ${a} and ${like(sql`search_text(ref_numbers)`, t)}`)}
+      union all ${branch(sql`select id from shipments where account_id = ${a} and ${like(sql`search_text(tags)`, t)}`)}
+      union all ${valueBranch(a, 'shipment', t)}
     )
     select s.id, s.bill_of_lading_number as number, s.normalized_number, s.scac, s.port_of_lading_locode,
            s.port_of_discharge_locode, s.line_tracking_stopped_at, s.line_tracking_stopped_reason, s.ref_numbers,
@@ -119,8 +140,8 @@ export async function searchRequests(db: Kysely<DB>, accountId: string, t: Term)
            r.updated_at
       from tracking_requests r
      where r.account_id = ${a} and r.shipment_id is null and r.id in (select id from hits)
-       and not exists (select 1 from shipments s where s.account_id = ${a}
-                        and (s.bill_of_lading_number = r.request_number or s.normalized_number = r.request_number))
+       and not exists (select 1 from shipments s where s.account_id = ${a} and s.bill_of_lading_number = r.request_number)
+       and not exists (select 1 from shipments s where s.account_id = ${a} and s.normalized_number = r.request_number)
      order by (r.request_number = ${t.exact}) desc, (r.request_number ilike ${t.prefix}) desc, r.updated_at desc, r.id
      limit ${PER_TYPE}`.execute(db);
   return r.rows;

@@ -15,7 +15,8 @@ import {
 // GET /v2/search: the account's shipments, containers ("cargo") and tracking requests matched
 // by number, reference number, tag or custom field value; case-insensitive, partial. Ranked:
 // exact number matches first, then shipments, containers, tracking requests; within a type,
-// prefix matches before other partial ones, then the most recently updated. At most 25.
+// prefix matches before other partial ones, then the most recently updated. At most 25. A term
+// of 1 or 2 characters matches whole numbers only (no index serves shorter partial matches).
 
 export const MAX_QUERY_LENGTH = 200;
 
@@ -33,10 +34,14 @@ export function termOf(raw: string | undefined): Term {
     throw badParameter('query', `query must be at most ${MAX_QUERY_LENGTH} characters.`);
   }
   const escaped = query.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const digits = (query.match(/[0-9]+/g) ?? []).reduce((x, y) => (y.length > x.length ? y : x), '');
   return {
     exact: query.replace(/\s+/g, '').toUpperCase(),
     pattern: `%${escaped}%`,
     prefix: `${escaped}%`,
+    // The digits select; the letters of a number are a prefix most rows share (queries.ts `like`).
+    indexPattern:
+      query.length < 3 ? null : digits.length >= 3 && digits !== query ? `%${digits}%` : `%${escaped}%`,
   };
 }
 

@@ -329,11 +329,12 @@ for (const engine of ENGINES) {
       assert.equal(extra.status, 200);
     });
 
-    test('refresh: 202, shipment due now, 422 when stopped, 404 for others', async () => {
+    test('refresh: 200 with message, shipment due now, 422 when stopped, 404 for others', async () => {
       const db = t.database.db;
       const id = s1.containerIds[0]!;
       const res = await t.request('PATCH', `/v2/containers/${id}/refresh`);
-      assert.equal(res.status, 202);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.message, 'Started refresh for Shipping line');
       assert.equal(res.body.data.id, id);
       assert.equal(res.body.data.type, 'container');
       assert.deepEqual(res.body.meta, { refresh_queued: true });
@@ -387,8 +388,8 @@ for (const engine of ENGINES) {
             method: 'PATCH',
             headers: { authorization: `Token ${acct.key}` },
           });
-        assert.equal((await mineCall()).status, 202);
-        assert.equal((await mineCall()).status, 202);
+        assert.equal((await mineCall()).status, 200);
+        assert.equal((await mineCall()).status, 200);
         const third = await mineCall();
         assert.equal(third.status, 429);
         assert.ok(Number(third.headers.get('retry-after')) > 0);

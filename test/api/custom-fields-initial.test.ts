@@ -8,7 +8,8 @@ import { FAST_ENGINE_ENV, startTestEngine } from '../helpers/engine.ts';
 import { trackSandbox } from '../helpers/tracked.ts';
 
 // Issue 13 (1): initial_custom_fields staged on a tracking request and applied by the engine's
-// writes; custom field filters on the shipment and container lists.
+// writes; definitions' default_value on new entities (migrations/0041); custom field filters on
+// the shipment and container lists.
 
 const define = async (t: TestApp, key: string, attributes: Record<string, unknown>) => {
   const res = await t.request('POST', '/v2/custom_field_definitions', {
@@ -135,6 +136,106 @@ for (const engine of ENGINES) {
       // Another account's values never match.
       const theirs = await t.request('GET', '/v2/containers?filter[custom_fields][pallets]=12');
       assert.equal(theirs.body.meta.total, 0);
+    });
+
+    test('default_value: new entities get it, a given value replaces it, older ones stay empty', async () => {
+      const { key } = await t.newAccount('defaults');
+      // A request made before the definitions exist gets no default.
+      const before = await t.request('POST', '/v2/tracking_requests', {
+        key,
+        body: {
+          data: {
+            type: 'tracking_request',
+            attributes: { request_type: 'booking_number', request_number: 'OLDER0001', scac: 'MSCU' },
+          },
+        },
+      });
+      assert.equal(before.status, 201, before.text);
+      await define(t, key, {
+        entity_type: 'Shipment',
+        api_slug: 'lane',
+        display_name: 'Lane',
+        data_type: 'short_text',
+        default_value: 'unassigned',
+      });
+      await define(t, key, {
+        entity_type: 'Shipment',
+        api_slug: 'desk',
+        display_name: 'Desk',
+        data_type: 'short_text',
+        default_value: 'north',
+      });
+      await define(t, key, {
+        entity_type: 'Container',
+        api_slug: 'seals',
+        display_name: 'Seals',
+        data_type: 'number',
+        default_value: 2,
+      });
+      await define(t, key, {
+        entity_type: 'TrackingRequest',
+        api_slug: 'urgent',
+        display_name: 'Urgent',
+        data_type: 'boolean',
+        default_value: false,
+      });
+      await define(t, key, {
+        entity_type: 'Container',
+        api_slug: 'no_default',
+        display_name: 'None',
+        data_type: 'short_text',
+      });
+      const older = await t.request('GET', `/v2/tracking_requests/${before.body.data.id}/custom_fields`, {
+        key,
+      });
+      assert.deepEqual(slugValues(older.body), {});
+
+      // initial_custom_fields win over the default; the other fields get theirs, typed.
+      const tracked = await trackSandboxWith(t, worker, key, {
+        data: {
+          type: 'tracking_request',
+          attributes: {
+            request_type: 'bill_of_lading',
+            request_number: 'TEST-TR-SUCCEEDED',
+            scac: 'TEST',
+            initial_custom_fields: { shipment: [{ api_slug: 'lane', value: 'asia-eu' }] },
+          },
+        },
+      });
+      const ship = await t.request('GET', `/v2/shipments/${tracked.shipmentId}/custom_fields`, { key });
+      assert.deepEqual(slugValues(ship.body), { lane: 'asia-eu', desk: 'north' });
+      for (const cid of tracked.containerIds) {
+        const box = await t.request('GET', `/v2/containers/${cid}/custom_fields`, { key });
+        assert.deepEqual(slugValues(box.body), { seals: 2 });
+      }
+      const trs = await t.request('GET', '/v2/tracking_requests?filter[request_number]=TEST-TR-SUCCEEDED', {
+        key,
+      });
+      const trId = trs.body.data[0].id as string;
+      const trValues = await t.request('GET', `/v2/tracking_requests/${trId}/custom_fields`, { key });
+      assert.deepEqual(slugValues(trValues.body), { urgent: false });
+
+      // Defaults are values like any other: filters find them.
+      const byDesk = await t.request('GET', '/v2/shipments?filter[custom_fields][desk]=north', { key });
+      assert.deepEqual(
+        byDesk.body.data.map((x: any) => x.id),
+        [tracked.shipmentId],
+      );
+      // Creating a value over a default is not a duplicate: it replaces the default.
+      const given = await t.request('POST', `/v2/shipments/${tracked.shipmentId}/custom_fields`, {
+        key,
+        body: { data: { type: 'custom_field', attributes: { api_slug: 'desk', value: 'south' } } },
+      });
+      assert.equal(given.status, 201, given.text);
+      assert.equal(given.body.data.attributes.value, 'south');
+      // ...but a value the user gave is: a second create is a 422.
+      const again = await t.request('POST', `/v2/shipments/${tracked.shipmentId}/custom_fields`, {
+        key,
+        body: { data: { type: 'custom_field', attributes: { api_slug: 'desk', value: 'west' } } },
+      });
+      assert.equal(again.status, 422, again.text);
+      const after = await t.request('GET', `/v2/shipments/${tracked.shipmentId}/custom_fields`, { key });
+      assert.deepEqual(slugValues(after.body), { lane: 'asia-eu', desk: 'south' });
     });
   });
 }

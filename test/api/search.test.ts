@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { type RawBuilder, sql } from 'kysely';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { type SeededShipment, seedShipment } from '../helpers/seed.ts';
@@ -70,6 +71,16 @@ for (const engine of ENGINES) {
         partial.map((h) => h.attributes.number),
         ['TGHU1234563'],
       );
+      // The index is asked for the digits only; the whole term still has to match (both boxes
+      // share the digits 123456).
+      assert.deepEqual(
+        (await find('ghu123456')).map((h) => h.attributes.number),
+        ['TGHU1234563'],
+      );
+      assert.deepEqual(await find('XGHU123456'), []);
+      // Shorter than a trigram: whole numbers only (a partial match would scan the account).
+      assert.deepEqual(await find('cu'), []);
+      assert.equal((await find('scu')).length > 0, true);
     });
 
     test('reference numbers, tags, custom field values; shipments before requests', async () => {
@@ -121,6 +132,30 @@ for (const engine of ENGINES) {
         await seedShipment(t.database.db, t.accountId, { number: `MANYHIT${i}`, containers: [] });
       }
       assert.equal((await find('manyhit')).length, 25);
+    });
+
+    test('the trigram indexes serve partial matches on this engine (pg_trgm, migrations/0033, 0042)', async () => {
+      // A few rows make a sequential scan cheapest; forbidding it shows whether the index can serve
+      // (no account condition, so the account b-trees are no alternative).
+      const plan = async (query: RawBuilder<unknown>) =>
+        t.database.db.transaction().execute(async (tx) => {
+          await sql`set local enable_seqscan = off`.execute(tx);
+          const r = await sql<Record<string, string>>`explain ${query}`.execute(tx);
+          return r.rows.map((row) => Object.values(row)[0]).join('\n');
+        });
+      assert.match(
+        await plan(sql`select id from containers where number ilike '%234%'`),
+        /containers_search_number/,
+      );
+      assert.match(
+        await plan(sql`select id from shipments where search_text(ref_numbers) ilike '%alpha%'`),
+        /shipments_search_refs/,
+      );
+      assert.match(
+        await plan(sql`select entity_id from custom_field_values where entity_type = 'container'
+                        and (value #>> '{}') ilike '%order%'`),
+        /custom_field_values_search_container/,
+      );
     });
   });
 }

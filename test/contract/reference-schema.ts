@@ -20,6 +20,11 @@ const REFERENCE = new URL('../../../shared/reference/openapi.json', import.meta.
 
 export function loadReference(path: string | URL = REFERENCE) {
   const doc = JSON.parse(readFileSync(path, 'utf8'));
+  return { doc, ops: operationsOf(doc) };
+}
+
+/** The operations of a document (validators read their responses: pass the corrected one). */
+export function operationsOf(doc: any): RefOperation[] {
   const ops: RefOperation[] = [];
   for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
@@ -27,7 +32,7 @@ export function loadReference(path: string | URL = REFERENCE) {
       ops.push({ method: method.toUpperCase(), path: p, tags: op.tags ?? [], responses: op.responses ?? {} });
     }
   }
-  return { doc, ops };
+  return ops;
 }
 
 function nullableToJsonSchema(node: unknown): unknown {
@@ -54,7 +59,26 @@ function nullableToJsonSchema(node: unknown): unknown {
  */
 export function withIntent(doc: any): any {
   const fixed = structuredClone(doc);
-  fixed.components.schemas.container.properties.type.enum = ['container'];
+  const schemas = fixed.components.schemas;
+  schemas.container.properties.type.enum = ['container'];
+  // Only a terminal's name is known everywhere: FIRMS codes are US-only, BIC facility codes and
+  // nicknames exist for some terminals, addresses are not in the data. Unknown is null.
+  for (const [k, v] of Object.entries<any>(schemas.terminal.properties.attributes.properties)) {
+    if (k !== 'name') v.nullable = true;
+  }
+  // A carrier event may name no place; location_locode beside it is nullable already.
+  schemas.raw_event.properties.attributes.properties.location_name.nullable = true;
+  const included = (path: string) =>
+    fixed.paths[path].get.responses['200'].content['application/json'].schema.properties.included;
+  // GET /containers takes the includes of GET /containers/{id} but lists only shipments as included.
+  included('/containers').items = structuredClone(included('/containers/{id}').items);
+  // An example is a delivered payload, whose included records are the notification's related
+  // resources (the same as a delivery's), beyond the four types listed here.
+  included('/webhook_notifications/examples').items.anyOf.push(
+    ...['shipment', 'container', 'port', 'terminal', 'vessel', 'metro_area', 'custom_field'].map((n) => ({
+      $ref: `#/components/schemas/${n}`,
+    })),
+  );
   const visit = (node: any) => {
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach(visit);
@@ -92,6 +116,39 @@ export function responseValidators(doc: any) {
       JSON.stringify(nullableToJsonSchema(schema)).replaceAll('"#/components/', '"ref#/components/'),
     );
     const v = ajv.compile(rewritten);
+    cache.set(key, v);
+    return v;
+  };
+}
+
+/**
+ * Validators of the `included` members of each (operation, status) response, by member type: the
+ * schema of the documented anyOf list whose `type` enum names it (undefined: type not listed).
+ */
+export function includedValidators(doc: any) {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv, ['date-time', 'date', 'uuid']);
+  ajv.addFormat('uri', true);
+  const components = nullableToJsonSchema(doc.components) as any;
+  ajv.addSchema({ components }, 'ref');
+  const cache = new Map<string, ValidateFunction | undefined>();
+  return (op: RefOperation, status: number, type: string | undefined): ValidateFunction | undefined => {
+    const key = `${op.method} ${op.path} ${status} ${type}`;
+    if (cache.has(key)) return cache.get(key);
+    const items = (op.responses[String(status)]?.content?.['application/json']?.schema as any)?.properties
+      ?.included?.items;
+    // A branch is a $ref to a component or an inline object schema.
+    const branches: any[] = items?.anyOf ?? (items ? [items] : []);
+    const schemaOf = (b: any) =>
+      b.$ref ? components.schemas[b.$ref.split('/').pop()] : nullableToJsonSchema(b);
+    const branch = branches.find((b) => {
+      const enumOf = schemaOf(b)?.properties?.type?.enum;
+      return Array.isArray(enumOf) && enumOf.includes(type);
+    });
+    const schema = branch?.$ref
+      ? { $ref: branch.$ref.replace('#/components/', 'ref#/components/') }
+      : JSON.parse(JSON.stringify(branch ?? null).replaceAll('"#/components/', '"ref#/components/'));
+    const v = branch ? ajv.compile(branch.$ref ? schema : nullableToJsonSchema(schema)) : undefined;
     cache.set(key, v);
     return v;
   };

@@ -40,7 +40,9 @@ const ExamplesQuery = query({
 
 const Example = Type.Object(
   {
-    data: Type.Unknown({ description: 'The notification (an array of them without `event`).' }),
+    data: Type.Array(Type.Unknown(), {
+      description: 'Example notifications: one with `event`, else one per event.',
+    }),
     included: Type.Optional(Type.Array(AnyResource)),
     meta: Type.Optional(Type.Object({ total: Type.Integer() })),
   },
@@ -96,7 +98,7 @@ export function webhookNotificationRoutes(ctx: AppContext): FastifyPluginAsyncTy
           tags: ['Webhook Notifications'],
           summary: 'Get webhook notification payload examples',
           description:
-            'With `event`: the body exactly as a receiver would get it. Without: `data` holds one example notification per event, `included` their related records.',
+            '`data` is an array of example notifications (as the reference document says): with `event` the one a receiver would get for it (a receiver gets `data` as that object), without one per event; `included` their related records.',
           querystring: ExamplesQuery,
           response: { 200: Example, ...errorResponses(400, 401, 429) },
         },

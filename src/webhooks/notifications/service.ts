@@ -170,7 +170,7 @@ export async function redeliverWebhookNotifications(
  * example notification of every event in `data` and their related records in `included`.
  */
 export function exampleNotifications(event: string | undefined): {
-  data: unknown;
+  data: unknown[];
   included?: Resource[];
   meta?: { total: number };
 } {
@@ -178,7 +178,13 @@ export function exampleNotifications(event: string | undefined): {
     if (!isKnownEvent(event)) {
       throw badParameter('event', `Unknown event "${event}". GET /v2/webhooks/events lists them.`);
     }
-    return JSON.parse(sampleBody(event, { notificationId: randomUUID(), webhookId: null }));
+    // The reference document's `data` is an array here (issue 13): the one notification in it,
+    // with the included records a receiver would get.
+    const body = JSON.parse(sampleBody(event, { notificationId: randomUUID(), webhookId: null })) as {
+      data: unknown;
+      included?: Resource[];
+    };
+    return { data: [body.data], included: body.included ?? [], meta: { total: 1 } };
   }
   const included = new Included();
   const data: unknown[] = [];

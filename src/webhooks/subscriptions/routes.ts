@@ -253,12 +253,16 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           description:
             'Its notifications (pending ones included) and their attempt logs are deleted with it.',
           params: IdParams,
-          response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(401, 404, 429) },
+          response: {
+            200: Type.Object({}, { description: 'Deleted: an empty object (the reference answers 200).' }),
+            ...errorResponses(401, 404, 429),
+          },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await deleteWebhook(db, request.accountId, request.params.id);
-        return reply.code(204).send(null);
+        // 200 as in the reference document (not 204): its clients are written for 200.
+        return {};
       },
     );
   };
