@@ -1,7 +1,7 @@
 // Configuration of the tracking worker: carriers, role, leasing, retries and tracking cadences.
 import { type CarrierConfigEntry, CarrierConfigError, loadCarriersConfigFile } from './carriers.ts';
-import { loadTerminalsConfigFile, type TerminalConfigEntry } from './terminals.ts';
 import { custom, integer, oneOf } from './setting.ts';
+import { loadTerminalsConfigFile, type TerminalConfigEntry } from './terminals.ts';
 
 const DAY_MS = 86_400_000;
 
