@@ -25,8 +25,6 @@ create table container_terminal_checks (
   -- Due when next_check_at <= now(); a claim moves it a lease length ahead.
   next_check_at timestamptz not null default now(),
   checked_at timestamptz,
-  -- The terminal answer the container's attributes were last built from (normalized JSON).
-  fingerprint text,
   failures integer not null default 0
 );
 create index container_terminal_checks_due on container_terminal_checks (next_check_at);

@@ -213,7 +213,6 @@ export interface ContainerTerminalChecksTable {
   account_id: string;
   next_check_at: Defaulted<Date>;
   checked_at: TsNull;
-  fingerprint: string | null;
   failures: Defaulted<number>;
 }
 
