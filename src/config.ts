@@ -3,7 +3,6 @@
 // only reader of process.env, and README's configuration table is printed from the same entries
 // (`npm run cli -- config`; test/config/schema.test.ts keeps README equal).
 import type { CarrierConfigEntry } from './config/carriers.ts';
-import type { TerminalConfigEntry } from './config/terminals.ts';
 import { dirProblem, type Env, readers } from './config/readers.ts';
 import { DOCUMENT_SCHEMA } from './config/schema-documents.ts';
 import { HTTP_SCHEMA } from './config/schema-http.ts';
@@ -11,6 +10,7 @@ import { OPS_SCHEMA } from './config/schema-ops.ts';
 import { WEBHOOK_SCHEMA } from './config/schema-webhooks.ts';
 import { WORKER_SCHEMA } from './config/schema-worker.ts';
 import { readSchema } from './config/setting.ts';
+import type { TerminalConfigEntry } from './config/terminals.ts';
 import type { TrustProxy } from './util/trust-proxy.ts';
 
 export interface Config {

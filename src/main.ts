@@ -4,10 +4,10 @@ import { ensureDefaultAccount } from './accounts/service.ts';
 import { buildApp, buildOpsServer } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { buildCarrierRegistry } from './carriers/registry.ts';
-import { buildTerminalDirectory } from './terminals/registry.ts';
 import type { Engine } from './engine/start.ts';
 import { startSmtpServer } from './mail/smtp.ts';
 import { createMetrics } from './metrics.ts';
+import { buildTerminalDirectory } from './terminals/registry.ts';
 import { startWorker } from './worker-process.ts';
 
 // `npm start [-- --role api|worker|all] [--processes N]`.
