@@ -37,9 +37,7 @@ for (const engine of ENGINES) {
       }
       for (let day = 0; day <= DAYS; day++) {
         if (day > 0) await world.sim.advance(1);
-        const t0 = Date.now();
         await settle(Date.now());
-        if (process.env.TERMINAL_E2E_TIMING) console.log(day, Date.now() - t0);
         const page = await t.request('GET', '/v2/containers?page[size]=100', { key: world.acct.key });
         for (const c of page.body.data) {
           const s = scenarioOf.get(c.id);
@@ -241,15 +239,6 @@ for (const engine of ENGINES) {
     });
 
     test('SIMTDLV: the terminal reports the box delivered', () => {
-      if (process.env.TERMINAL_E2E_TIMING)
-        console.log(
-          days('SIMTDLV').map((x) => [
-            x.day,
-            x.attributes.available_for_pickup,
-            x.attributes.delivered_at,
-            x.attributes.current_status,
-          ]),
-        );
       const delivered = firstDay('SIMTDLV', (a) => a.delivered_at !== null)!;
       assert.ok(delivered > firstDay('SIMTDLV', (a) => a.available_for_pickup === true)!);
       const at = days('SIMTDLV')[delivered]!.attributes;
