@@ -103,10 +103,11 @@ export function terminalAnswer(
 
   const holds: TerminalFeedAnswer['holds'] = [];
   const fees: TerminalFeedAnswer['fees'] = [];
-  if (script === 'hold' && at(DAY) && !at(3 * DAY)) {
+  // Each state lasts at least two days, so a poller looking every other day sees every one.
+  if (script === 'hold' && at(3 * DAY) && !at(6 * DAY)) {
     holds.push({ type: 'customs', status: 'hold', description: 'CBP exam hold' });
   }
-  if (script === 'hold' && at(DAY)) fees.push({ type: 'exam', amount: 350, currency: 'USD' });
+  if (script === 'hold' && at(3 * DAY)) fees.push({ type: 'exam', amount: 350, currency: 'USD' });
   const lastFree = {
     line: null as string | null,
     terminal: null as string | null,
@@ -133,8 +134,8 @@ export function terminalAnswer(
   }
   let appointment: string | null = null;
   if (script === 'appointment' && at(DAY)) appointment = iso(Math.floor(D / DAY) * DAY + 3 * DAY + 9 * HOUR);
-  if (script === 'appointment' && at(2 * DAY))
-    appointment = iso(Math.floor(D / DAY) * DAY + 4 * DAY + 14 * HOUR);
+  if (script === 'appointment' && at(4 * DAY))
+    appointment = iso(Math.floor(D / DAY) * DAY + 6 * DAY + 14 * HOUR);
 
   const ready = discharged && at(3 * HOUR);
   const available = gone ? false : ready ? holds.length === 0 : false;

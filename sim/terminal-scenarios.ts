@@ -32,7 +32,7 @@ export const TERMINAL_SCENARIOS: ScenarioDef[] = [
   def(
     'SIMTHOLD',
     'hold',
-    'available, then a customs hold one day after discharge (not available) with an exam fee, released two days later (available again)',
+    'available, then a customs hold three days after discharge (not available) with an exam fee, released three days later (available again)',
   ),
   def(
     'SIMTLFD',
@@ -47,7 +47,7 @@ export const TERMINAL_SCENARIOS: ScenarioDef[] = [
   def(
     'SIMTAPPT',
     'appointment',
-    'pickup appointment booked one day after discharge, rescheduled a day later',
+    'pickup appointment booked one day after discharge, rescheduled three days later',
   ),
   def(
     'SIMTREAS',

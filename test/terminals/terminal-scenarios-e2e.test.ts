@@ -7,36 +7,63 @@ import { eventually, FAST_ENGINE_ENV } from '../helpers/engine.ts';
 import { startSimulatedWorld, TERMINAL_ENV } from '../helpers/terminal-journeys.ts';
 import { LOOPBACK_WEBHOOKS } from '../helpers/worker-app.ts';
 
-// The terminal scenarios end to end: the simulator process (DCSA carrier + terminal feed), the
-// worker, the API and a webhook receiver. The simulated clock advances a day at a time; after each
-// day every box has been refreshed at the carrier and checked at its terminal, and the served
-// container is recorded, so the assertions read the journey as a user watching it would.
+// The terminal scenarios end to end, and issue 12's item 7 coverage check, in one run of the
+// simulator process (DCSA carrier + terminal feed), the worker, the API and a webhook receiver:
+// every scenario's example numbers (GET /control/scenarios) are tracked through the DCSA adapter
+// and the simulated clock advances through 62 days, two days at a time while the boxes are at
+// their terminals. After each step every box has been refreshed at the carrier and checked at its
+// terminal, and the served containers are recorded, so the assertions read each terminal journey
+// as a user watching it would. Then: every event GET /v2/webhooks/events lists (documents aside)
+// was delivered, each with the shape of the reference example for its event.
 
 const SCENARIOS = ['SIMTAVL', 'SIMTHOLD', 'SIMTLFD', 'SIMTFEE', 'SIMTAPPT', 'SIMTREAS', 'SIMTDLV'];
-const DAYS = 33;
+const STEPS = [...Array(17).fill(2), ...Array(7).fill(4)]; // 62 simulated days
+
+const ENV = {
+  ...FAST_ENGINE_ENV,
+  ...LOOPBACK_WEBHOOKS,
+  ...TERMINAL_ENV,
+  TRACKING_RETRY_BASE_MS: '5',
+  TRACKING_RETRY_MAX: '8',
+  AWAITING_MANIFEST_INTERVAL_MS: '50',
+  AWAITING_MANIFEST_MAX_MS: '4000',
+};
 
 type Snapshot = { day: number; attributes: any; terminal: string | null };
 
 for (const engine of ENGINES) {
-  describe(`terminal scenarios through the simulator's terminal feed [${engine}]`, () => {
+  describe(`terminal scenarios and the event coverage through the simulator [${engine}]`, () => {
     let t: TestApp;
     let world: Awaited<ReturnType<typeof startSimulatedWorld>>;
     const timeline = new Map<string, Snapshot[]>();
     const containerIds = new Map<string, string>();
-    const trIds = new Map<string, string>();
+    let listed: string[] = [];
 
     before(async () => {
-      t = await startTestApp(engine, { ...FAST_ENGINE_ENV, ...LOOPBACK_WEBHOOKS, ...TERMINAL_ENV });
+      t = await startTestApp(engine, ENV);
       world = await startSimulatedWorld(t);
-      for (const s of SCENARIOS) trIds.set(s, await world.track(`${s}0001`));
+      const categories = (await t.request('GET', '/v2/webhooks/events')).body.data;
+      listed = categories.flatMap((c: any) => c.attributes.events.map((e: any) => e.name));
+      const scenarios = (await (await fetch(`${world.sim.url}/control/scenarios`)).json()) as Array<{
+        examples: Record<string, string>;
+      }>;
+      const tracked = new Map<string, string>();
+      for (const s of scenarios) {
+        for (const [type, number] of Object.entries(s.examples)) {
+          // One request per number (SIMNONE uses the same number for both document types).
+          if (!tracked.has(number)) tracked.set(number, await world.track(number, type));
+        }
+      }
       const scenarioOf = new Map<string, string>();
       for (const s of SCENARIOS) {
-        const c = await eventually(async () => world.containerOf(trIds.get(s)!), 20_000, `${s} created`);
+        const c = await eventually(async () => world.containerOf(tracked.get(`${s}0001`)!), 20_000, `${s}`);
         containerIds.set(s, c.id);
         scenarioOf.set(c.id, s);
       }
-      for (let day = 0; day <= DAYS; day++) {
-        if (day > 0) await world.sim.advance(1);
+      let day = 0;
+      for (const step of [0, ...STEPS]) {
+        if (step > 0) await world.sim.advance(step);
+        day += step;
         await settle(Date.now());
         const page = await t.request('GET', '/v2/containers?page[size]=100', { key: world.acct.key });
         for (const c of page.body.data) {
@@ -52,7 +79,19 @@ for (const engine of ENGINES) {
         }
       }
       // Let the last notifications go out.
-      await new Promise((r) => setTimeout(r, 500));
+      await eventually(
+        async () => {
+          const r = await t.database.db
+            .selectFrom('webhook_notifications')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('account_id', '=', world.acct.accountId)
+            .where('delivery_status', '=', 'pending')
+            .executeTakeFirstOrThrow();
+          return Number(r.n) === 0;
+        },
+        60_000,
+        'every notification delivered',
+      );
     });
     after(async () => {
       await world?.close();
@@ -84,18 +123,19 @@ for (const engine of ENGINES) {
     }
     const days = (s: string) => timeline.get(s)!;
     const firstDay = (s: string, pred: (a: any) => boolean) => days(s).find((x) => pred(x.attributes))?.day;
+    const on = (s: string, day: number) => days(s).find((x) => x.day === day)!.attributes;
     const eventsOf = (s: string) => world.delivered().filter((d) => d.container === containerIds.get(s));
     const names = (s: string) => eventsOf(s).map((e) => e.event);
 
     test('SIMTAVL: berthed, available with last free days, then picked up; unchanged answers announce nothing', async () => {
-      const first = days('SIMTAVL')[0]!.attributes;
+      const first = on('SIMTAVL', 0);
       assert.equal(first.availability_known, false, 'far from arrival the terminal knows nothing');
       assert.equal(first.available_for_pickup, null);
       const known = firstDay('SIMTAVL', (a) => a.availability_known)!;
       const available = firstDay('SIMTAVL', (a) => a.available_for_pickup === true)!;
       const out = firstDay('SIMTAVL', (a) => a.pod_full_out_at !== null)!;
       assert.ok(known < available && available < out, `${known} < ${available} < ${out}`);
-      const at = days('SIMTAVL')[available]!.attributes;
+      const at = on('SIMTAVL', available);
       assert.equal(at.current_status, 'available');
       assert.ok(at.location_at_pod_terminal?.startsWith('Yard '));
       assert.ok(at.import_deadlines.pickup_lfd_line && at.import_deadlines.pickup_lfd_terminal);
@@ -171,10 +211,10 @@ for (const engine of ENGINES) {
         (x) =>
           x.day > set &&
           x.attributes.import_deadlines.pickup_lfd_rail !==
-            days('SIMTLFD')[set]!.attributes.import_deadlines.pickup_lfd_rail,
+            on('SIMTLFD', set).import_deadlines.pickup_lfd_rail,
       )!;
       assert.ok(moved, 'the rail LFD moves');
-      const [a, b] = [days('SIMTLFD')[set]!.attributes.import_deadlines, moved.attributes.import_deadlines];
+      const [a, b] = [on('SIMTLFD', set).import_deadlines, moved.attributes.import_deadlines];
       for (const k of ['pickup_lfd_line', 'pickup_lfd_terminal', 'pickup_lfd_rail'])
         assert.ok(Date.parse(b[k]) > Date.parse(a[k]), `${k} moved later`);
       const n = names('SIMTLFD');
@@ -212,7 +252,7 @@ for (const engine of ENGINES) {
 
     test('SIMTAPPT: the pickup appointment is booked, then rescheduled', () => {
       const booked = firstDay('SIMTAPPT', (a) => a.pickup_appointment_at !== null)!;
-      const first = days('SIMTAPPT')[booked]!.attributes.pickup_appointment_at;
+      const first = on('SIMTAPPT', booked).pickup_appointment_at;
       const later = days('SIMTAPPT').find(
         (x) => x.day > booked && x.attributes.pickup_appointment_at !== first,
       )!;
@@ -241,12 +281,42 @@ for (const engine of ENGINES) {
     test('SIMTDLV: the terminal reports the box delivered', () => {
       const delivered = firstDay('SIMTDLV', (a) => a.delivered_at !== null)!;
       assert.ok(delivered > firstDay('SIMTDLV', (a) => a.available_for_pickup === true)!);
-      const at = days('SIMTDLV')[delivered]!.attributes;
+      const at = on('SIMTDLV', delivered);
       assert.ok(at.pod_full_out_chassis_number?.startsWith('SIMZ'));
       const n = names('SIMTDLV');
       assert.equal(n.filter((e) => e === 'container.transport.delivered').length, 1, n.join(', '));
       const d = eventsOf('SIMTDLV').find((e) => e.event === 'container.transport.delivered')!;
       assert.equal(d.object.attributes.timestamp, at.delivered_at);
+    });
+
+    test('GET /v2/webhooks/events lists the 43 events of the reference catalogue', () => {
+      assert.equal(listed.length, 43, listed.join(', '));
+    });
+
+    test('each listed event (documents aside) was delivered at least once', () => {
+      const seen = new Set(world.delivered().map((d) => d.event));
+      const missing = listed.filter((e) => !e.startsWith('document.') && !seen.has(e));
+      assert.deepEqual(missing, []);
+    });
+
+    test('each delivered body has the shape of the reference example for its event', async () => {
+      const byEvent = new Map(world.delivered().map((d) => [d.event, d] as const));
+      for (const [event, d] of byEvent) {
+        const ex = (await t.request('GET', `/v2/webhook_notifications/examples?event=${event}`)).body;
+        const exRef = ex.data.relationships.reference_object.data;
+        const ref = d.body.data.relationships.reference_object.data;
+        assert.equal(ref.type, exRef.type, `${event}: reference_object type`);
+        assert.deepEqual(Object.keys(d.body.data.attributes).sort(), Object.keys(ex.data.attributes).sort());
+        const exObject = ex.included.find((r: any) => r.id === exRef.id && r.type === exRef.type);
+        assert.ok(d.object, `${event}: the reference object is included`);
+        for (const k of Object.keys(exObject.attributes))
+          assert.ok(k in d.object.attributes, `${event}: ${ref.type}.${k}`);
+        if (event.startsWith('container.'))
+          assert.ok(
+            d.body.included.some((r: any) => r.type === 'container'),
+            `${event}: container included`,
+          );
+      }
     });
   });
 }
