@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -94,6 +95,20 @@ for (const engine of ENGINES) {
       );
     });
     after(async () => {
+      // SCENARIO_EVENTS_OUT=<file>: writes the events each tracked number produced (the source of
+      // the table in docs/simulator.md).
+      if (process.env.SCENARIO_EVENTS_OUT && world) {
+        const rows = await sql<{ request_number: string; event: string }>`
+          select distinct tr.request_number, d.event
+            from domain_events d
+            join tracking_requests tr
+              on tr.id = d.tracking_request_id or (d.shipment_id is not null and tr.shipment_id = d.shipment_id)
+           where d.account_id = ${world.acct.accountId}
+           order by 1, 2`.execute(t.database.db);
+        const out: Record<string, string[]> = {};
+        for (const r of rows.rows) (out[r.request_number] ??= []).push(r.event);
+        writeFileSync(process.env.SCENARIO_EVENTS_OUT, JSON.stringify(out, null, 1));
+      }
       await world?.close();
       await t?.close();
     });
