@@ -11,7 +11,7 @@ export function lookupTerminal(
 ): TerminalFeedAnswer | undefined {
   const epochMs = new Date(clock.epoch).getTime();
   const resolved = resolveReference('EQ', container, epochMs);
-  if (!resolved || resolved.kind !== 'shipment') return undefined;
+  if (resolved?.kind !== 'shipment') return undefined;
   const number = container.trim().toUpperCase();
   return terminalAnswer(
     resolved.shipment.terminalScript,

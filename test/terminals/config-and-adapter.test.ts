@@ -15,7 +15,7 @@ import { spawnSimulator } from '../helpers/simulator.ts';
 const DAY = 86_400_000;
 
 describe('TERMINALS_CONFIG', () => {
-  it('reads YAML with ${ENV} secrets, facility lists and "*"', () => {
+  it('reads YAML with environment secrets, facility lists and "*"', () => {
     const entries = parseTerminalsConfig(
       `
 - adapter: sim-terminal

@@ -106,7 +106,7 @@ for (const engine of ENGINES) {
            where d.account_id = ${world.acct.accountId}
            order by 1, 2`.execute(t.database.db);
         const out: Record<string, string[]> = {};
-        for (const r of rows.rows) (out[r.request_number] ??= []).push(r.event);
+        for (const r of rows.rows) out[r.request_number] = [...(out[r.request_number] ?? []), r.event];
         writeFileSync(process.env.SCENARIO_EVENTS_OUT, JSON.stringify(out, null, 1));
       }
       await world?.close();
