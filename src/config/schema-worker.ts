@@ -41,7 +41,7 @@ export const WORKER_SCHEMA = {
   ),
   TERMINAL_CHECK_INTERVAL_MS: integer(
     3_600_000,
-    'How often a container at a covered POD terminal is checked at the terminal, from a week before arrival until it leaves.',
+    'How often a container at a covered POD terminal is checked at the terminal, from when its POD terminal is known until it leaves.',
     { min: 1 },
   ),
   ROLE: oneOf(
