@@ -84,7 +84,9 @@ export function startEngine(o: EngineOptions): Engine {
     ? startLoop<ClaimedCheck>({
         name: 'terminal_checks',
         concurrency: w.concurrency,
-        pollIntervalMs: w.pollIntervalMs,
+        // Checks are due at most every TERMINAL_CHECK_INTERVAL_MS: looking for due ones a few times
+        // per interval (at most every 30 s) is enough, and spares the claim's scan.
+        pollIntervalMs: Math.max(w.pollIntervalMs, Math.min(o.config.terminalCheckIntervalMs / 4, 30_000)),
         claim: (n) => claimDueChecks(o.database.db, terminalDir, n, w.leaseMs),
         run: (c) => processTerminalCheck(deps, c),
         onError: onError('terminal check'),
