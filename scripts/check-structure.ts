@@ -12,7 +12,9 @@ export const MAX_LINES = 400;
 
 /** Parts that must not import the listed parts (beyond what the cycle rule already forbids). */
 export const FORBIDDEN: Record<string, string[]> = {
-  engine: ['carriers', 'sim', 'http', 'webhooks', 'console', 'mcp'],
+  engine: ['carriers', 'terminals', 'sim', 'http', 'webhooks', 'console', 'mcp'],
+  // Terminal adapters reuse the carriers' auth and rate budget; carriers know nothing of terminals.
+  carriers: ['terminals'],
   webhooks: ['engine'],
   db: ['http'],
   worker: ['http'],

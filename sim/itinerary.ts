@@ -40,6 +40,8 @@ export interface RouteSpec {
   reassignPodTo?: Place;
   /** Carrier haulage: after the full out, the box is dropped (DROP LADEN) at this customer location. */
   deliverTo?: Place;
+  /** Days the box waits at the POD terminal between discharge and full out (default 2). */
+  podDwellDays?: number;
 }
 
 interface Estimate {
@@ -117,7 +119,7 @@ export function planRoute(route: RouteSpec, seed: string, containerCount: number
   steps.push({ kind: 'shipment', code: 'ISSU', docType: 'TRD', atMs: sailed.firstDepartMs + 20 * HOUR });
 
   const last = route.legs[route.legs.length - 1]!;
-  const fullOut = sailed.readyMs + 2 * DAY + jitter('fullout', 8);
+  const fullOut = sailed.readyMs + (route.podDwellDays ?? 2) * DAY + jitter('fullout', 8);
   steps.push(gate('GTOT', 'LADEN', truck(seed, 'full-out', last.to), fullOut, 5 * HOUR, last.to));
   if (route.deliverTo) {
     const drop = fullOut + 6 * HOUR + jitter('drop', 3);

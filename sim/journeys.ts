@@ -22,6 +22,8 @@ export type JourneyKind =
   | 'booking'
   | 'haulage'
   | 'reassign'
+  | 'terminal'
+  | 'terminal-reassign'
   | 'demo';
 
 export interface JourneyContext {
@@ -105,6 +107,25 @@ function asiaEurope(ctx: JourneyContext): RouteSpec {
   };
 }
 
+function transpacific(ctx: JourneyContext): RouteSpec {
+  const p = places();
+  return {
+    emptyDepot: p.depot('CNSGH', 'Shanghai Waigaoqiao empty depot'),
+    legs: [
+      {
+        mode: 'VESSEL',
+        from: p.shanghai,
+        via: [p.busan],
+        to: p.longBeach,
+        transitDays: 15,
+        ...ship(ctx, 0, 'TP6', 'E'),
+      },
+    ],
+    returnDepot: p.depot('USLGB', 'Long Beach empty depot'),
+    podDwellDays: 10,
+  };
+}
+
 const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) => RouteSpec> = {
   direct: asiaEurope,
   // Carrier haulage: the line trucks the box to the consignee (DROP at a customer location, CLOC).
@@ -114,6 +135,10 @@ const ROUTES: Record<Exclude<JourneyKind, 'cancelled'>, (ctx: JourneyContext) =>
   }),
   // The POD terminal is reassigned from CTA to Burchardkai a week before arrival.
   reassign: (ctx) => ({ ...asiaEurope(ctx), reassignPodTo: terminal('DEHAM', 'CTB') }),
+  // Terminal-data scenarios (terminal-feed.ts): a transpacific box that waits ten days at the
+  // POD terminal, time for holds, fees, last free days and appointments to change.
+  terminal: (ctx) => transpacific(ctx),
+  'terminal-reassign': (ctx) => ({ ...transpacific(ctx), reassignPodTo: terminal('USLGB', 'ITS') }),
   late: asiaEurope,
   flaky: asiaEurope,
   transshipment: (ctx) => {

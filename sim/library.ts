@@ -10,3 +10,5 @@ export {
   type ScenarioAnswer,
   scenarioTable,
 } from './scenarios.ts';
+export type { TerminalFeedAnswer } from './terminal-feed.ts';
+export { lookupTerminal } from './terminal-lookup.ts';

@@ -2,6 +2,8 @@ import { checkDigit, isValidContainerNumber } from '../src/util/iso6346.ts';
 import type { ContainerInfo, DcsaEvent, SimEvent } from './events.ts';
 import { buildJourney, type JourneyKind } from './journeys.ts';
 import { matchesReference, type ReferenceKind } from './match.ts';
+import type { TerminalScript } from './terminal-feed.ts';
+import { TERMINAL_SCENARIOS } from './terminal-scenarios.ts';
 
 // The scenario library: which story a tracking number tells, and which DCSA events of that story
 // are visible at a simulated instant. Pure apart from two bounded caches: built journeys (so a
@@ -22,12 +24,14 @@ export interface ScenarioInfo {
   examples: Partial<Record<NumberType, string>>;
 }
 
-interface ScenarioDef extends ScenarioInfo {
+export interface ScenarioDef extends ScenarioInfo {
   journey: JourneyKind | 'none';
   /** Digit selecting this scenario in the SIMU container rule, if any. */
   containerDigit?: number;
   containers: number;
   flaky?: boolean;
+  /** The terminal feed's story for this scenario (terminal-feed.ts); none: the feed does not know it. */
+  terminalScript?: TerminalScript;
 }
 
 const ALL: NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
@@ -178,6 +182,7 @@ const SCENARIOS: ScenarioDef[] = [
       'Booking first: only SHIPMENT CONF/BKG until ~2.5 sim days after the epoch, then two containers and the plan appear',
     examples: { booking_number: 'SIMBKG0001', bill_of_lading: 'BOLBKG0001' },
   },
+  ...TERMINAL_SCENARIOS,
 ];
 
 const TEST_SUCCEEDED = 'TEST-TR-SUCCEEDED';
@@ -217,6 +222,7 @@ export interface Shipment {
   containers: ContainerInfo[];
   flaky: boolean;
   cancelled: boolean;
+  terminalScript?: TerminalScript;
   /** Every event of the journey, in publication order (eventCreatedDateTime). */
   events: SimEvent[];
 }
@@ -273,6 +279,7 @@ function shipmentFor(kind: 'bl' | 'bkg', key: string, epochMs: number): Shipment
     containers: journey.containers,
     flaky: def?.flaky ?? false,
     cancelled: def?.journey === 'cancelled',
+    ...(def?.terminalScript ? { terminalScript: def.terminalScript } : {}),
     events: journey.events,
   };
   remember(shipments, MAX_SHIPMENTS, cacheKey, shipment);

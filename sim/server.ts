@@ -7,6 +7,7 @@ import { dcsaError, json, type Reply } from './dcsa-http.ts';
 import { answerEvents } from './events-endpoint.ts';
 import { type OAuthOptions, TokenIssuer } from './oauth.ts';
 import { resolveReference, servedShipments } from './scenarios.ts';
+import { answerTerminal } from './terminal-endpoint.ts';
 
 // The standalone carrier simulator: DCSA Track & Trace 2.2 `GET /v2/events` over plain node:http,
 // plus an OAuth2 token endpoint and control endpoints for the simulated clock. Per-request work
@@ -101,7 +102,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       const answer = issuer.token(fields, req.headers.authorization);
       return json(answer.status, answer.body, { 'cache-control': 'no-store' });
     }
-    if (path === '/v2/events' && (basePath === '' || inBase)) {
+    const terminalFeed = path.startsWith('/terminal/');
+    if (terminalFeed || (path === '/v2/events' && (basePath === '' || inBase))) {
       for (const [name, value] of required) {
         if (req.headers[name] !== value)
           return dcsaError(request, 401, 'unauthorized', `Missing or wrong ${name} header`);
@@ -111,6 +113,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           'www-authenticate': 'Bearer error="invalid_token"',
         });
       }
+      if (terminalFeed)
+        return answerTerminal(method, path, clock) ?? json(404, { error: 'no such terminal endpoint' });
       if (method !== 'GET')
         return dcsaError(request, 405, 'methodNotAllowed', 'Only GET is supported', { allow: 'GET' });
       return answerEvents(

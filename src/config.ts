@@ -10,6 +10,7 @@ import { OPS_SCHEMA } from './config/schema-ops.ts';
 import { WEBHOOK_SCHEMA } from './config/schema-webhooks.ts';
 import { WORKER_SCHEMA } from './config/schema-worker.ts';
 import { readSchema } from './config/setting.ts';
+import type { TerminalConfigEntry } from './config/terminals.ts';
 import type { TrustProxy } from './util/trust-proxy.ts';
 
 export interface Config {
@@ -46,6 +47,10 @@ export interface Config {
   aisFeedUrl: string | null;
   /** The validated contents of CARRIERS_CONFIG (empty when unset). */
   carriers: CarrierConfigEntry[];
+  /** The validated contents of TERMINALS_CONFIG (empty when unset). */
+  terminals: TerminalConfigEntry[];
+  /** Cadence of terminal checks per container (TERMINAL_CHECK_INTERVAL_MS). */
+  terminalCheckIntervalMs: number;
   role: 'api' | 'worker' | 'all';
   /** API processes sharing the port (API_PROCESSES / --processes). */
   apiProcesses: number;
@@ -198,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     carriersConfig: v.CARRIERS_CONFIG.path,
     aisFeedUrl: v.AIS_FEED_URL,
     carriers: v.CARRIERS_CONFIG.carriers,
+    terminals: v.TERMINALS_CONFIG.terminals,
+    terminalCheckIntervalMs: v.TERMINAL_CHECK_INTERVAL_MS,
     role: v.ROLE,
     apiProcesses: v.API_PROCESSES,
     metricsPort: v.METRICS_PORT,

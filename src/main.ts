@@ -7,6 +7,7 @@ import { buildCarrierRegistry } from './carriers/registry.ts';
 import type { Engine } from './engine/start.ts';
 import { startSmtpServer } from './mail/smtp.ts';
 import { createMetrics } from './metrics.ts';
+import { buildTerminalDirectory } from './terminals/registry.ts';
 import { startWorker } from './worker-process.ts';
 
 // `npm start [-- --role api|worker|all] [--processes N]`.
@@ -37,6 +38,10 @@ const isApiChild = cluster.isWorker;
 const { config, log, database } = await bootstrap(isApiChild ? { ...flags, ROLE: 'api' } : flags);
 const processes = isApiChild ? 1 : config.apiProcesses;
 const carriers = buildCarrierRegistry(config.carriers);
+// The sandbox terminal feed serves the sandbox line only while TEST is the built-in sandbox.
+const terminals = buildTerminalDirectory(config.terminals, {
+  sandbox: !config.carriers.some((c) => c.scac === 'TEST'),
+});
 
 const forkApi = processes > 1 && cluster.isPrimary && config.role !== 'worker';
 const runApi = config.role !== 'worker' && !forkApi;
@@ -72,6 +77,7 @@ if (runWorker) {
     config,
     log,
     carriers,
+    terminals,
     onCarrierCall: (scac, outcome, seconds) => {
       metrics.carrierRequests.inc({ scac, outcome });
       metrics.carrierDuration.observe({ scac }, seconds);

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { startDocumentLoop } from './documents/worker.ts';
 import { type Engine, startEngine } from './engine/start.ts';
+import type { TerminalDirectory } from './engine/terminal.ts';
 import type { AddressPolicy } from './webhooks/delivery/address-guard.ts';
 import type { DeliveryDeps } from './webhooks/delivery/deps.ts';
 import { startDeliveryLoop } from './webhooks/delivery/loop.ts';
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   config: Config;
   log: Logger;
   carriers: ReadonlyMap<string, CarrierAdapter>;
+  /** Terminal connections (terminals/registry.ts); none: no terminal checks. */
+  terminals?: TerminalDirectory;
   owner?: string;
   policy?: AddressPolicy;
   now?: () => Date;
@@ -29,6 +32,7 @@ export function startWorker(o: WorkerOptions): Engine {
     config: o.config,
     log: o.log,
     carriers: o.carriers,
+    terminals: o.terminals,
     owner: o.owner,
     now: o.now,
     onCarrierCall: o.onCarrierCall,

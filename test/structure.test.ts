@@ -68,6 +68,7 @@ describe('structure: dependency rules', () => {
   it('src/engine imports no adapter, simulator, HTTP, webhook or route code', () => {
     const forbidden = [
       /^src\/carriers\//,
+      /^src\/terminals\//,
       /^sim\//,
       /^src\/http\//,
       /^src\/webhooks\//,
@@ -90,6 +91,16 @@ describe('structure: dependency rules', () => {
     );
   });
 
+  it('terminal adapters see the engine only through its terminal port', () => {
+    assert.deepEqual(
+      violations(
+        sourceFiles('src/terminals'),
+        (t) => !t.startsWith('src/engine/') || t === 'src/engine/terminal.ts',
+      ),
+      [],
+    );
+  });
+
   it('sim/ imports only itself, Node built-ins and pure shared reference data', () => {
     const shared = new Set(['src/reference/data.ts', 'src/util/uuid.ts', 'src/util/iso6346.ts']);
     assert.deepEqual(
@@ -106,7 +117,12 @@ describe('structure: dependency rules', () => {
   });
 
   it('no file over 400 lines in the engine, the adapters and the simulator', () => {
-    const long = [...sourceFiles('src/engine'), ...sourceFiles('src/carriers'), ...sourceFiles('sim')]
+    const long = [
+      ...sourceFiles('src/engine'),
+      ...sourceFiles('src/carriers'),
+      ...sourceFiles('src/terminals'),
+      ...sourceFiles('sim'),
+    ]
       .map((f) => [f, readFileSync(join(ROOT, f), 'utf8').split('\n').length] as const)
       .filter(([, n]) => n > 400);
     assert.deepEqual(long, []);

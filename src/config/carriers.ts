@@ -126,11 +126,11 @@ export function parseCarriersConfig(text: string, options: ParseConfigOptions = 
   return entries;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function substitute(
+export function substitute(
   v: unknown,
   path: string,
   env: Record<string, string | undefined>,
@@ -155,18 +155,18 @@ function substitute(
   return v;
 }
 
-const show = (v: unknown): string => {
+export const show = (v: unknown): string => {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
-function unknownKeys(o: Record<string, unknown>, allowed: string[], path: string, problems: string[]) {
+export function unknownKeys(o: Record<string, unknown>, allowed: string[], path: string, problems: string[]) {
   for (const k of Object.keys(o)) {
     if (!allowed.includes(k)) problems.push(`${path}.${k}: unknown field (allowed: ${allowed.join(', ')})`);
   }
 }
 
-function httpUrl(v: unknown, path: string, problems: string[]): string | null {
+export function httpUrl(v: unknown, path: string, problems: string[]): string | null {
   if (typeof v !== 'string' || v.trim() === '') {
     problems.push(`${path}: required, an http(s) URL`);
     return null;
@@ -222,7 +222,7 @@ function headerMap(
   return ok ? out : null;
 }
 
-function validateAuth(v: unknown, path: string, problems: string[]): AuthConfig | null {
+export function validateAuth(v: unknown, path: string, problems: string[]): AuthConfig | null {
   if (!isObject(v)) {
     problems.push(`${path}: required, an object with a type of "headers" or "oauth2_client_credentials"`);
     return null;

@@ -1,6 +1,7 @@
 // Configuration of the tracking worker: carriers, role, leasing, retries and tracking cadences.
 import { type CarrierConfigEntry, CarrierConfigError, loadCarriersConfigFile } from './carriers.ts';
 import { custom, integer, oneOf } from './setting.ts';
+import { loadTerminalsConfigFile, type TerminalConfigEntry } from './terminals.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -21,6 +22,27 @@ export const WORKER_SCHEMA = {
         return { path, carriers: [] };
       }
     },
+  ),
+  TERMINALS_CONFIG: custom(
+    'path of a JSON or YAML file',
+    '(unset)',
+    'Path of a JSON or YAML file listing terminal connections (docs/terminals.md); unset means only the sandbox feed for SCAC TEST.',
+    ({ name, env, problems, read }): { path: string | null; terminals: TerminalConfigEntry[] } => {
+      const path = read.str(name, '') || null;
+      if (!path) return { path, terminals: [] };
+      try {
+        return { path, terminals: loadTerminalsConfigFile(path, env) };
+      } catch (err) {
+        if (!(err instanceof CarrierConfigError)) throw err;
+        for (const p of err.problems) problems.push(`TERMINALS_CONFIG ${path}: ${p}`);
+        return { path, terminals: [] };
+      }
+    },
+  ),
+  TERMINAL_CHECK_INTERVAL_MS: integer(
+    3_600_000,
+    'How often a container at a covered POD terminal is checked at the terminal, from when its POD terminal is known until it leaves.',
+    { min: 1 },
   ),
   ROLE: oneOf(
     'all',

@@ -196,6 +196,26 @@ export interface ContainersTable {
   current_status: Defaulted<string>;
   created_at: Defaulted<Date>;
   updated_at: Defaulted<Date>;
+  availability_known: Defaulted<boolean>;
+  available_for_pickup: boolean | null;
+  location_at_pod_terminal: string | null;
+  pod_full_out_chassis_number: string | null;
+  holds_at_pod_terminal: Defaulted<unknown>;
+  fees_at_pod_terminal: Defaulted<unknown>;
+  pickup_lfd_line: TsNull;
+  pickup_lfd_terminal: TsNull;
+  pickup_lfd_rail: TsNull;
+  pickup_appointment_at: TsNull;
+  pod_berthed_at: TsNull;
+  terminal_full_out_at: TsNull;
+}
+
+export interface ContainerTerminalChecksTable {
+  container_id: string;
+  account_id: string;
+  next_check_at: Defaulted<Date>;
+  checked_at: TsNull;
+  failures: Defaulted<number>;
 }
 
 export interface TransportEventsTable {
@@ -324,6 +344,7 @@ export interface DB {
   vessels: VesselsTable;
   shipments: ShipmentsTable;
   containers: ContainersTable;
+  container_terminal_checks: ContainerTerminalChecksTable;
   parties: PartiesTable;
   custom_field_definitions: CustomFieldDefinitionsTable;
   custom_field_options: CustomFieldOptionsTable;

@@ -3,11 +3,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import type { CarrierAdapter } from './carrier.ts';
+import type { TerminalDirectory } from './terminal.ts';
 
 /** What one engine worker runs with (start.ts builds it; tests build their own). */
 export interface EngineDeps {
   db: Kysely<DB>;
   carriers: ReadonlyMap<string, CarrierAdapter>;
+  /** Terminal connections (none: no terminal checks). */
+  terminals?: TerminalDirectory;
   config: Config;
   log: Logger;
   /** Lease owner id of this worker. */

@@ -8,6 +8,8 @@ import { type ClaimedRequest, type ClaimedShipment, claimDueRequests, claimDueSh
 import type { EngineDeps } from './deps.ts';
 import { processShipmentRefresh } from './refresh.ts';
 import { processTrackingRequest } from './request.ts';
+import type { TerminalDirectory } from './terminal.ts';
+import { type ClaimedCheck, claimDueChecks, processTerminalCheck } from './terminal-check.ts';
 
 export interface Engine {
   owner: string;
@@ -20,6 +22,8 @@ export interface EngineOptions {
   config: Config;
   log: Logger;
   carriers: ReadonlyMap<string, CarrierAdapter>;
+  /** Terminal connections; without them no terminal checks run. */
+  terminals?: TerminalDirectory;
   now?: () => Date;
   owner?: string;
   /** Extra loops that share this worker process (webhook delivery). */
@@ -36,6 +40,7 @@ export function startEngine(o: EngineOptions): Engine {
   const deps: EngineDeps = {
     db: o.database.db,
     carriers: o.carriers,
+    terminals: o.terminals,
     config: o.config,
     log: o.log,
     owner,
@@ -74,15 +79,36 @@ export function startEngine(o: EngineOptions): Engine {
     run: (s) => processShipmentRefresh(deps, s),
     onError: onError('shipment refresh'),
   });
+  const terminalDir = o.terminals;
+  const checks = terminalDir
+    ? startLoop<ClaimedCheck>({
+        name: 'terminal_checks',
+        concurrency: w.concurrency,
+        // Checks are due at most every TERMINAL_CHECK_INTERVAL_MS: looking for due ones a few times
+        // per interval (at most every 30 s) is enough, and spares the claim's scan.
+        pollIntervalMs: Math.max(w.pollIntervalMs, Math.min(o.config.terminalCheckIntervalMs / 4, 30_000)),
+        claim: (n) => claimDueChecks(o.database.db, terminalDir, n, w.leaseMs),
+        run: (c) => processTerminalCheck(deps, c),
+        onError: onError('terminal check'),
+      })
+    : null;
   return {
     owner,
     wake(kind) {
       if (!kind || kind === 'tracking_request') requests.wake();
-      if (!kind || kind === 'refresh') refreshes.wake();
+      if (!kind || kind === 'refresh') {
+        refreshes.wake();
+        checks?.wake();
+      }
       if (!kind || kind === 'webhook') for (const e of extra) e.loop.wake();
     },
     async stop() {
-      await Promise.all([requests.stop(), refreshes.stop(), ...extra.map((e) => e.loop.stop())]);
+      await Promise.all([
+        requests.stop(),
+        refreshes.stop(),
+        ...(checks ? [checks.stop()] : []),
+        ...extra.map((e) => e.loop.stop()),
+      ]);
     },
   };
 }

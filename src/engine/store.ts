@@ -46,6 +46,8 @@ export async function loadStoredState(
         .selectAll('transport_events')
         .select(['vessels.imo as vessel_imo', 'vessels.name as vessel_name'])
         .where('transport_events.shipment_id', '=', shipmentId)
+        // The terminal's events (terminal-check.ts) are not the carrier's to correct or invalidate.
+        .where('transport_events.data_source', '<>', 'terminal')
         .execute()
     : [];
   const shipment: ShipmentFacts = {

@@ -142,6 +142,16 @@ const CASES: [Record<string, string>, RegExp][] = [
     { CARRIERS_CONFIG: file('url.json', '[{"scac":"MAEU","adapter":"dcsa-tnt-v2","base_url":"ftp://x"}]') },
     /url\.json: carriers\[0\] \(MAEU\)\.base_url: must be an http or https URL[\s\S]*\.auth: required/,
   ],
+  [
+    {
+      TERMINALS_CONFIG: file(
+        'terminals.json',
+        '[{"adapter":"sim-terminal","base_url":"http://127.0.0.1:4000","facilities":["lb ct"],"requests_per_minute":0}]',
+      ),
+    },
+    /TERMINALS_CONFIG .*terminals\.json: terminals\[0\]\.facilities\[0\]: not an SMDG terminal code: "lb ct"[\s\S]*requests_per_minute: required/,
+  ],
+  [{ TERMINAL_CHECK_INTERVAL_MS: '0' }, /TERMINAL_CHECK_INTERVAL_MS must be an integer/],
 ];
 
 interface Run {

@@ -42,12 +42,24 @@ const CONTAINER_COLUMNS = [
   'c.pol_vessel_departed_at',
   'c.delivered_at',
   'c.current_status',
+  'c.availability_known',
+  'c.available_for_pickup',
+  'c.location_at_pod_terminal',
+  'c.pod_full_out_chassis_number',
+  'c.holds_at_pod_terminal',
+  'c.fees_at_pod_terminal',
+  'c.pickup_lfd_line',
+  'c.pickup_lfd_terminal',
+  'c.pickup_lfd_rail',
+  'c.pickup_appointment_at',
+  'c.pod_berthed_at',
   'c.created_at',
   'c.updated_at',
   's.port_of_discharge_locode as shipment_pod_locode',
   's.destination_locode as shipment_destination_locode',
   's.pod_terminal_id as shipment_pod_terminal_id',
   's.line_tracking_last_attempted_at as shipment_last_attempted_at',
+  'tc.checked_at as terminal_checked_at',
 ] as const;
 
 type ContainerColumn<C> = C extends `c.${infer K}` ? K : never;
@@ -64,12 +76,15 @@ export type ContainerRow = Omit<
   shipment_destination_locode: string | null;
   shipment_pod_terminal_id: string | null;
   shipment_last_attempted_at: Date | null;
+  /** When the POD terminal was last asked (container_terminal_checks). */
+  terminal_checked_at: Date | null;
 };
 
 function containersWithShipment(db: Kysely<DB>, accountId: string) {
   return db
     .selectFrom('containers as c')
     .innerJoin('shipments as s', 's.id', 'c.shipment_id')
+    .leftJoin('container_terminal_checks as tc', 'tc.container_id', 'c.id')
     .where('c.account_id', '=', accountId);
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../jsonapi/schemas.ts';
 import { portByLocode, zoneOfLocode } from '../../reference/data.ts';
 import type { ContainerRow, EventSummary, RawEventRow, TransportEventRow } from './queries.ts';
+import { importDeadlines, jsonList, servedStatus } from './terminal-attributes.ts';
 
 const Str = Nullable(Type.String());
 const Time = Nullable(DateTime);
@@ -142,17 +143,16 @@ export function serializeContainer(c: ContainerRow, events: EventSummary | undef
       seal_number: c.seal_number,
       created_at: iso(c.created_at),
       updated_at: iso(c.updated_at),
-      // Terminal availability, holds, fees and LFDs: no terminal data source yet.
-      pickup_lfd: null,
-      pickup_appointment_at: null,
-      availability_known: false,
-      available_for_pickup: null,
+      pickup_lfd: iso(c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail),
+      pickup_appointment_at: iso(c.pickup_appointment_at),
+      availability_known: c.availability_known,
+      available_for_pickup: c.availability_known ? c.available_for_pickup : null,
       pod_arrived_at: iso(c.pod_arrived_at),
       pod_discharged_at: iso(c.pod_discharged_at),
       pod_full_out_at: iso(c.pod_full_out_at),
-      terminal_checked_at: null,
-      pod_full_out_chassis_number: null,
-      location_at_pod_terminal: null,
+      terminal_checked_at: iso(c.terminal_checked_at),
+      pod_full_out_chassis_number: c.pod_full_out_chassis_number,
+      location_at_pod_terminal: c.location_at_pod_terminal,
       final_destination_full_out_at: iso(c.final_destination_full_out_at),
       empty_out_at: iso(c.empty_out_at),
       pol_full_in_at: iso(c.pol_full_in_at),
@@ -160,8 +160,8 @@ export function serializeContainer(c: ContainerRow, events: EventSummary | undef
       pol_vessel_departed_at: iso(c.pol_vessel_departed_at),
       delivered_at: iso(c.delivered_at),
       empty_terminated_at: iso(c.empty_terminated_at),
-      holds_at_pod_terminal: [],
-      fees_at_pod_terminal: [],
+      holds_at_pod_terminal: jsonList(c.holds_at_pod_terminal),
+      fees_at_pod_terminal: jsonList(c.fees_at_pod_terminal),
       pod_timezone: zoneOfLocode(c.shipment_pod_locode),
       final_destination_timezone: zoneOfLocode(c.shipment_destination_locode),
       empty_terminated_timezone: c.empty_terminated_at ? (events?.empty_in_timezone ?? null) : null,
@@ -175,8 +175,8 @@ export function serializeContainer(c: ContainerRow, events: EventSummary | undef
       ind_ata_at: iso(c.ind_ata_at),
       ind_rail_unloaded_at: iso(c.ind_rail_unloaded_at),
       ind_facility_lfd_on: null,
-      import_deadlines: { pickup_lfd_terminal: null, pickup_lfd_rail: null, pickup_lfd_line: null },
-      current_status: c.current_status,
+      import_deadlines: importDeadlines(c),
+      current_status: servedStatus(c),
     },
     relationships: {
       shipment: one('shipment', c.shipment_id),

@@ -8,6 +8,15 @@ import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts'
 // Example notification bodies: the shapes receivers get, with made-up ids, for the trigger and
 // examples endpoints. Nothing here is read from the database.
 
+/** The attribute each terminal-data change event's changeset names (engine/terminal-diff.ts). */
+const TERMINAL_CHANGE_FIELDS: Record<string, string> = {
+  'container.pickup_lfd.changed': 'pickup_lfd',
+  'container.pickup_lfd_line.changed': 'pickup_lfd_line',
+  'container.pickup_lfd_terminal.changed': 'pickup_lfd_terminal',
+  'container.pickup_lfd_rail.changed': 'pickup_lfd_rail',
+  'container.pickup_appointment.changed': 'pickup_appointment_at',
+};
+
 /** An example body for an event: realistic shapes, made-up ids (trigger and examples endpoints). */
 export function sampleBody(event: string, ids: { notificationId: string; webhookId: string | null }): string {
   if (event.startsWith('document.')) return sampleDocumentBody(event, ids);
@@ -18,7 +27,10 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
   const shanghai = portByLocode('CNSGH');
   const isRequest = event.startsWith('tracking_request.');
   const isEstimate = event.includes('.estimated.');
-  const isContainerChange = event === 'container.created' || event === 'container.updated';
+  // Terminal-data changes (last free days, appointment) are container updates with a changeset.
+  const terminalField = TERMINAL_CHANGE_FIELDS[event];
+  const isContainerChange =
+    event === 'container.created' || event === 'container.updated' || terminalField !== undefined;
   const isTerminalChange = event === 'container.pod_terminal_changed';
   const referenceType = isRequest
     ? 'tracking_request'
@@ -99,7 +111,11 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
       id: referenceId,
       type: referenceType,
       attributes: {
-        changeset: event === 'container.updated' ? { current_status: ['on_ship', 'grounded'] } : {},
+        changeset: terminalField
+          ? { [terminalField]: [null, new Date(now.getTime() + 4 * 86_400_000).toISOString()] }
+          : event === 'container.updated'
+            ? { current_status: ['on_ship', 'grounded'] }
+            : {},
         timestamp: now.toISOString(),
         timezone: null,
         data_source: 'shipping_line',
