@@ -72,6 +72,8 @@ const BY_KIND: Record<JourneyKind, Case[]> = {
   booking: [one('booking_number', 'SIMBKG0001', 'NLRTM'), one('bill_of_lading', 'BOLBKG0001', 'NLRTM')],
   haulage: [one('bill_of_lading', 'SIMHAUL0001', 'DEHAM')],
   reassign: [one('bill_of_lading', 'SIMTERM0001', 'DEHAM')],
+  terminal: [one('bill_of_lading', 'SIMTAVL0001', 'USLGB'), one('booking_number', 'BKGTHOLD0001', 'USLGB')],
+  'terminal-reassign': [one('bill_of_lading', 'SIMTREAS0001', 'USLGB')],
   demo: [one('bill_of_lading', 'TEST-TR-SUCCEEDED', 'USLGB'), one('container', 'TEST-TR-SUCCEEDED', 'USLGB')],
 };
 const JOURNEYS: Case[] = Object.values(BY_KIND).flat();
