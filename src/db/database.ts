@@ -16,6 +16,12 @@ export interface Database {
   engine: Engine;
   /** Runs a multi-statement SQL script (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * The first row of one statement, as an array of its columns (undefined: no row), past the query
+   * builder: the hot reads (src/shipments/sql-documents/) send one prepared statement each. On
+   * PostgreSQL the statement is named, so each connection parses and plans it once.
+   */
+  queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;
   /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   /**
@@ -25,6 +31,12 @@ export interface Database {
    */
   listen(channels: string[], handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A statement with a name unique to its text (the name of its prepared statement). */
+export interface Statement {
+  name: string;
+  text: string;
 }
 
 export interface ListenHandlers {
@@ -82,6 +94,16 @@ export async function openPostgres(
       } finally {
         client.release();
       }
+    },
+    async queryRow(statement, values) {
+      const named = opts.namedStatements !== false;
+      const r = await pool.query({
+        ...(named ? { name: statement.name } : {}),
+        text: statement.text,
+        values,
+        rowMode: 'array',
+      });
+      return r.rows[0] as unknown[] | undefined;
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channels, handlers) => listenPostgres(url, channels, handlers, log),
@@ -241,6 +263,16 @@ export async function openPglite(
           waiting--;
         }
       });
+    },
+    async queryRow(statement, values) {
+      // Through the gate like every other use of the one session (see withMutex).
+      const unlock = await gate.acquire();
+      try {
+        const r = await pglite.query<unknown[]>(statement.text, values, { rowMode: 'array' });
+        return r.rows[0];
+      } finally {
+        unlock();
+      }
     },
     poolStats: () => ({ total: 1, idle: waiting > 0 ? 0 : 1, waiting: 0 }),
     async listen(channels, handlers) {

@@ -3,16 +3,19 @@ import type { AppContext } from '../app-context.ts';
 import { customFieldConditions } from '../custom-fields/filter.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
 import { single } from '../jsonapi/schemas.ts';
 import { customerConditions } from '../parties/filter.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
+import { SQL_INCLUDES, shipmentPageText, shipmentText, sqlCovers } from './sql-documents/service.ts';
 import {
   editShipment,
   getShipment,
   listShipmentsOf,
   resumeTracking,
+  shipmentNotFound,
   shipmentSort,
   stopTracking,
 } from './service.ts';
@@ -25,6 +28,7 @@ type Query = Record<string, string | undefined>;
 
 export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
+  const sqlDocuments = ctx.sqlDocuments !== false;
 
   return async (app) => {
     app.get(
@@ -37,9 +41,16 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         querystring: ListQuery,
         item: ShipmentSchema,
       }),
-      async (request) => {
+      async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
+        if (sqlDocuments && unfiltered(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
+          const text = await shipmentPageText(ctx.database, request.accountId, sort, page, include, {
+            baseUrl: ctx.baseUrl,
+            qs,
+          });
+          return sendJsonText(reply, text);
+        }
         const { total, ...doc } = await listShipmentsOf(
           db,
           request.accountId,
@@ -70,8 +81,13 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const include = parseInclude((request.query as Query).include, INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.shipment, include)) {
+          const text = await shipmentText(ctx.database, request.accountId, request.params.id, include);
+          if (text === undefined) throw shipmentNotFound();
+          return sendJsonText(reply, text);
+        }
         return getShipment(db, request.accountId, request.params.id, include);
       },
     );
@@ -126,3 +142,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     }
   };
 }
+
+// The list parameters other than page, sort and include: any of them takes the JavaScript path.
+const LIST_CONTROLS = new Set(['page[number]', 'page[size]', 'sort', 'include']);
+const unfiltered = (qs: Query) => Object.keys(qs).every((k) => LIST_CONTROLS.has(k));

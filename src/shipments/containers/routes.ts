@@ -4,6 +4,7 @@ import type { AppContext } from '../../app-context.ts';
 import { customFieldConditions } from '../../custom-fields/filter.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
+import { sendJsonText } from '../../http/json-text.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
@@ -16,9 +17,11 @@ import {
   IncludeDescription,
   ListQuery,
 } from './schemas.ts';
+import { containerEventsText, containerText, SQL_INCLUDES, sqlCovers } from '../sql-documents/service.ts';
 import { ContainerSchema, RawEventSchema, TransportEventSchema } from './serializer.ts';
 import {
   containerListFilter,
+  containerNotFound,
   containerRawEvents,
   containerSort,
   containerTransportEvents,
@@ -35,6 +38,7 @@ type Query = Record<string, string | undefined>;
 
 export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
+  const sqlDocuments = ctx.sqlDocuments !== false;
 
   return async (app) => {
     app.get(
@@ -82,8 +86,13 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const include = parseInclude((request.query as Query).include, CONTAINER_INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.container, include)) {
+          const text = await containerText(ctx.database, request.accountId, request.params.id);
+          if (text === undefined) throw containerNotFound();
+          return sendJsonText(reply, text);
+        }
         const doc = await getContainer(db, request.accountId, request.params.id, include);
         return { data: doc.data, ...(include.size ? { included: doc.included } : {}) };
       },
@@ -102,10 +111,19 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: list(TransportEventSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const qs = request.query as Query;
         const page = eventPage(qs);
         const include = parseInclude(qs.include, EVENT_INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.containerEvents, include)) {
+          const text = await containerEventsText(ctx.database, request.accountId, request.params.id, page, {
+            baseUrl: ctx.baseUrl,
+            qs,
+            url: request.url,
+          });
+          if (text === undefined) throw containerNotFound();
+          return sendJsonText(reply, text);
+        }
         const { containerId, total, ...doc } = await containerTransportEvents(
           db,
           request.accountId,

@@ -1,0 +1,99 @@
+import type { Database } from '../../db/database.ts';
+import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
+import { expandMarkers, MARKER_NONCE } from '../../reference/markers.ts';
+import { type Page, pageOffset } from '../../util/page.ts';
+import { isUuid } from '../../util/uuid.ts';
+import type { TimeSort } from '../time-sort.ts';
+import { containerById, containerEvents, shipmentById, shipmentPage } from './queries.ts';
+
+// The database path of the hot reads: one prepared statement per request answers the resources
+// as JSON text, and the document around them is a few string concatenations, sent as it is (no
+// rows become objects, nothing is parsed or serialised again). The JavaScript serializers stay
+// the reference (webhooks and every other read use them); test/api/sql-documents.test.ts
+// compares whole documents of both paths. Each function answers undefined for "not found".
+
+type Query = Record<string, string | undefined>;
+
+/** Which includes each read builds in SQL; other includes take the JavaScript path. */
+export const SQL_INCLUDES = {
+  shipment: new Set(['containers']),
+  shipments: new Set(['containers']),
+  container: new Set<string>(),
+  containerEvents: new Set<string>(),
+};
+
+/** Whether every include asked for is one the SQL path builds. */
+export const sqlCovers = (covered: Set<string>, include: Set<string>): boolean =>
+  [...include].every((i) => covered.has(i));
+
+const row = (db: Database, st: Parameters<Database['queryRow']>[0], accountId: string, rest: unknown[]) =>
+  db.queryRow(st, [MARKER_NONCE, accountId, ...rest]);
+
+/** GET /shipments/{id}: `include` is empty or {containers}. */
+export async function shipmentText(
+  db: Database,
+  accountId: string,
+  id: string,
+  include: Set<string>,
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const withContainers = include.has('containers');
+  const r = await row(db, shipmentById, accountId, [id, withContainers]);
+  if (!r) return undefined;
+  const [data, included] = r as [string, string | null];
+  return expandMarkers(
+    withContainers ? `{"data":${data},"included":[${included ?? ''}]}` : `{"data":${data}}`,
+  );
+}
+
+/** GET /containers/{id} without includes. */
+export async function containerText(
+  db: Database,
+  accountId: string,
+  id: string,
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const r = await row(db, containerById, accountId, [id]);
+  return r ? expandMarkers(`{"data":${r[0] as string}}`) : undefined;
+}
+
+/**
+ * GET /containers/{id}/transport_events without includes. `url` is the request's own (links.self
+ * names it as asked).
+ */
+export async function containerEventsText(
+  db: Database,
+  accountId: string,
+  id: string,
+  page: Page,
+  links: { baseUrl: string; qs: Query; url: string },
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const r = await row(db, containerEvents, accountId, [id, page.size, pageOffset(page)]);
+  const [containerId, data, total] = r as [string | null, string | null, number];
+  if (!containerId) return undefined;
+  const l = pageLinks(links.baseUrl, `/containers/${containerId}/transport_events`, links.qs, page, total);
+  // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
+  const all: ListLinks = { ...l, self: `${links.baseUrl}${links.url}`, current: l.first };
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}`);
+}
+
+/** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
+export async function shipmentPageText(
+  db: Database,
+  accountId: string,
+  sort: TimeSort,
+  page: Page,
+  include: Set<string>,
+  links: { baseUrl: string; qs: Query },
+): Promise<string> {
+  const withContainers = include.has('containers');
+  const r = await row(db, shipmentPage(sort), accountId, [page.size, pageOffset(page), withContainers]);
+  const [data, included, total] = r as [string | null, string | null, number];
+  const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
+  const inc = withContainers ? `"included":[${included ?? ''}],` : '';
+  return expandMarkers(`{"data":[${data ?? ''}],${inc}${tail(l, page, total)}`);
+}
+
+const tail = (links: ListLinks, page: Page, total: number) =>
+  `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}}`;
