@@ -75,7 +75,7 @@ export async function containerEventsText(
   const l = pageLinks(links.baseUrl, `/containers/${containerId}/transport_events`, links.qs, page, total);
   // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
   const all: ListLinks = { ...l, self: `${links.baseUrl}${links.url}`, current: l.first };
-  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}`);
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}}`);
 }
 
 /** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
@@ -91,9 +91,10 @@ export async function shipmentPageText(
   const r = await row(db, shipmentPage(sort), accountId, [page.size, pageOffset(page), withContainers]);
   const [data, included, total] = r as [string | null, string | null, number];
   const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
-  const inc = withContainers ? `"included":[${included ?? ''}],` : '';
-  return expandMarkers(`{"data":[${data ?? ''}],${inc}${tail(l, page, total)}`);
+  // After links and meta: where the list's response schema serialiser puts the optional member.
+  const inc = withContainers ? `,"included":[${included ?? ''}]` : '';
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}${inc}}`);
 }
 
 const tail = (links: ListLinks, page: Page, total: number) =>
-  `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}}`;
+  `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}`;
