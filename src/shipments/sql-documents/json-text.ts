@@ -46,11 +46,17 @@ export const ident = (type: string, id: string, form: Form): Json =>
     ? raw(`coalesce('{"id":"' || (${id}) || '","type":"${type}"}', 'null')`)
     : raw(`coalesce('{"type":"${type}","id":"' || (${id}) || '"}', 'null')`);
 
-/** The SQL text of one identifier of `type` whose id is the expression `id`. */
-export const identText = (type: string, id: string, form: Form): string =>
-  form === 'data'
-    ? `'{"id":"' || ${id} || '","type":"${type}"}'`
-    : `'{"type":"${type}","id":"' || ${id} || '"}'`;
+/**
+ * A JSON array of identifiers of `type` whose ids `idsQuery` selects (one uuid column, ordered).
+ * The ids are joined in one array_to_string: a concatenation per id cost 3x as much.
+ */
+export function idArray(type: string, form: Form, idsQuery: string): Json {
+  const [open, close] =
+    form === 'data' ? ['{"id":"', `","type":"${type}"}`] : [`{"type":"${type}","id":"`, '"}'];
+  return raw(`(select case when cardinality(a) = 0 then '[]'
+    else ${quote(`[${open}`)} || array_to_string(a, ${quote(`${close},${open}`)}) || ${quote(`${close}]`)} end
+    from (select array(${idsQuery}) a) ids)`);
+}
 
 export function obj(members: Array<[string, Json]>): Json {
   const out: Part[] = [{ lit: '{' }];
@@ -61,7 +67,8 @@ export function obj(members: Array<[string, Json]>): Json {
   return out;
 }
 
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const quoteText = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const quote = quoteText;
 
 /** The SQL text expression of a JSON value. */
 export function sqlOf(value: Json): string {

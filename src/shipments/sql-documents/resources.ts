@@ -1,16 +1,4 @@
-import {
-  type Form,
-  ident,
-  identText,
-  type Json,
-  lit,
-  marker,
-  num,
-  obj,
-  raw,
-  time,
-  val,
-} from './json-text.ts';
+import { type Form, idArray, ident, type Json, lit, marker, num, obj, raw, time, val } from './json-text.ts';
 
 // The resources of the hot reads as SQL JSON text, member for member what serializeShipment,
 // serializeContainer and serializeTransportEvent write (../serializer.ts,
@@ -20,10 +8,6 @@ const NULL = lit('null');
 const PORT = { data: 'pd', included: 'pi' } as const;
 const selfLink = (path: string): Json => [...lit('{"self":"/v2'), ...raw(path), ...lit('"}')];
 const rel = (data: Json): Json => obj([['data', data]]);
-
-/** A JSON array of identifiers: `idsSubquery` string_aggs the item it is given (null: none). */
-const idList = (type: string, form: Form, idsSubquery: (item: string) => string): Json =>
-  raw(`concat('[', (${idsSubquery(identText(type, 'id', form))}), ']')`);
 
 /** The resource's members in the order its place in the document gives them (see Form). */
 function resource(
@@ -98,11 +82,10 @@ export const shipmentJson = (form: Form): Json =>
       [
         'containers',
         rel(
-          idList(
+          idArray(
             'container',
             form,
-            (item) =>
-              `select string_agg(${item}, ',' order by number) from containers where account_id = s.account_id and shipment_id = s.id`,
+            'select id from containers where account_id = s.account_id and shipment_id = s.id order by number',
           ),
         ),
       ],
@@ -187,11 +170,10 @@ export const containerJson = (form: Form): Json =>
         obj([
           [
             'data',
-            idList(
+            idArray(
               'transport_event',
               form,
-              (item) =>
-                `select string_agg(${item}, ',' order by "timestamp" nulls last, key) from transport_events where account_id = c.account_id and container_id = c.id`,
+              'select id from transport_events where account_id = c.account_id and container_id = c.id order by "timestamp" nulls last, key',
             ),
           ],
           [
