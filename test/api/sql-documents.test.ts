@@ -41,7 +41,12 @@ for (const engine of ENGINES) {
       });
       await seedShipment(db, other.accountId);
       // Volume and variety (lines, ports, vessels, terminals) from the bulk seeder.
-      await seed(db, { accountId: t.accountId, shipments: 14, containersPerShipment: 2, eventsPerContainer: 6 });
+      await seed(db, {
+        accountId: t.accountId,
+        shipments: 14,
+        containersPerShipment: 2,
+        eventsPerContainer: 6,
+      });
       // Edge cases the journeys do not reach.
       const ships = await db
         .selectFrom('shipments')
@@ -53,7 +58,12 @@ for (const engine of ENGINES) {
       const [a, b, c] = shipmentIds.slice(2);
       await db
         .updateTable('shipments')
-        .set({ scac: 'ZZZZ', port_of_lading_locode: 'XXQQQ', destination_locode: null, customer_name: 'Ac"me' })
+        .set({
+          scac: 'ZZZZ',
+          port_of_lading_locode: 'XXQQQ',
+          destination_locode: null,
+          customer_name: 'Ac"me',
+        })
         .where('id', '=', a!)
         .execute();
       await db.updateTable('shipments').set({ port_of_discharge_locode: '' }).where('id', '=', b!).execute();
@@ -92,7 +102,11 @@ for (const engine of ENGINES) {
       const [fast, ref] = await Promise.all([ask(t.url), ask(jsUrl)]);
       const [fastText, refText] = await Promise.all([fast.text(), ref.text()]);
       assert.equal(fast.status, ref.status, `${path}: status`);
-      assert.equal(fast.headers.get('content-type'), ref.headers.get('content-type'), `${path}: content type`);
+      assert.equal(
+        fast.headers.get('content-type'),
+        ref.headers.get('content-type'),
+        `${path}: content type`,
+      );
       // Parsed and written again: number spelling may differ (1.50 / 1.5), members and order may not.
       const [a, b] = [fastText, refText].map((s) => JSON.stringify(JSON.parse(s), null, 1).split('\n'));
       const at = a!.findIndex((line, i) => line !== b![i]);
@@ -131,7 +145,12 @@ for (const engine of ENGINES) {
 
     test('shipment list pages, sorts, includes and filters', async () => {
       for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
-        for (const page of ['', 'page[size]=4&page[number]=2', 'page[size]=5&page[number]=4', 'page[number]=50']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=5&page[number]=4',
+          'page[number]=50',
+        ]) {
           await same(`${LIST}?${sort}${page}`);
           await same(`${LIST}?${sort}include=containers&${page}`);
         }
@@ -140,6 +159,17 @@ for (const engine of ENGINES) {
       await same(`${LIST}?filter[tracking_stopped]=true&include=containers`);
       await same(`${LIST}?page[size]=500`);
       await same(`${LIST}?sort=nonsense`);
+    });
+
+    test("the list's total follows deleted shipments (the maintained count)", async () => {
+      const db = t.database.db;
+      const gone = shipmentIds[4]!;
+      await sql`delete from tracking_requests where shipment_id = ${gone}`.execute(db);
+      for (const table of ['transport_events', 'raw_events', 'estimated_events', 'containers'])
+        await sql`delete from ${sql.table(table)} where shipment_id = ${gone}`.execute(db);
+      await db.deleteFrom('shipments').where('id', '=', gone).execute();
+      await same(`${LIST}?page[size]=3`);
+      await same(`${LIST}?include=containers&page[size]=7&page[number]=2`);
     });
   });
 }

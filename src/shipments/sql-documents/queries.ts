@@ -49,7 +49,8 @@ const shipmentPages = new Map<string, Statement>();
 /**
  * A page of the account's shipments, unfiltered. $3 limit, $4 offset, $5 with their containers:
  * [shipments, containers or null, total]. The containers follow the shipments' ids, then numbers
- * (as the JavaScript path includes them).
+ * (as the JavaScript path includes them). The total is the account's maintained count
+ * (migrations/0036), not a count of its rows.
  */
 export function shipmentPage(sort: TimeSort): Statement {
   const key = `${sort.column}:${sort.desc}`;
@@ -65,7 +66,7 @@ export function shipmentPage(sort: TimeSort): Statement {
         case when $5::boolean then coalesce((select string_agg(${INCLUDED_CONTAINER}, ',' order by c.shipment_id, c.number)
           from page p join containers c on c.shipment_id = p.id join shipments s on s.id = c.shipment_id
           where c.account_id = $2), '') end,
-        (select count(*)::int from shipments where account_id = $2)`,
+        coalesce((select shipments from account_shipment_counts where account_id = $2), 0)`,
     );
     shipmentPages.set(key, st);
   }
