@@ -53,9 +53,10 @@ export const ident = (type: string, id: string, form: Form): Json =>
 export function idArray(type: string, form: Form, idsQuery: string): Json {
   const [open, close] =
     form === 'data' ? ['{"id":"', `","type":"${type}"}`] : [`{"type":"${type}","id":"`, '"}'];
-  return raw(`(select case when cardinality(a) = 0 then '[]'
-    else ${quote(`[${open}`)} || array_to_string(a, ${quote(`${close},${open}`)}) || ${quote(`${close}]`)} end
-    from (select array(${idsQuery}) a) ids)`);
+  // Ids are never empty strings, so an empty join means no ids. (A subquery naming the array once
+  // was inlined by the planner and ran the array's query twice.)
+  return raw(`coalesce(${quote(`[${open}`)} || nullif(array_to_string(array(${idsQuery}), ${quote(`${close},${open}`)}), '')
+    || ${quote(`${close}]`)}, '[]')`);
 }
 
 export function obj(members: Array<[string, Json]>): Json {
