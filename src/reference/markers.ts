@@ -24,7 +24,7 @@ export type MarkerKind =
 
 const json = (v: string | null | undefined): string => (v == null ? 'null' : JSON.stringify(v));
 
-function valueOf(kind: string, code: string): string {
+function referenceValue(kind: string, code: string): string {
   if (kind[0] === 'p') {
     const port = code ? portByLocode(code) : undefined;
     if (kind === 'pn') return json(port?.name);
@@ -45,7 +45,7 @@ function cached(kind: string, code: string): string {
   const key = `${kind}:${code}`;
   let v = memo.get(key);
   if (v === undefined) {
-    v = valueOf(kind, code);
+    v = referenceValue(kind, code);
     if (memo.size < 20_000) memo.set(key, v);
   }
   return v;

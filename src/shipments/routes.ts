@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { customFieldConditions } from '../custom-fields/filter.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
-import { sendJsonText } from '../http/json-text.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
 import { single } from '../jsonapi/schemas.ts';
 import { customerConditions } from '../parties/filter.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
 import { ShipmentSchema } from './serializer.ts';
-import { SQL_INCLUDES, shipmentPageText, shipmentText, sqlCovers } from './sql-documents/service.ts';
 import {
   editShipment,
   getShipment,
@@ -19,6 +18,7 @@ import {
   shipmentSort,
   stopTracking,
 } from './service.ts';
+import { SQL_INCLUDES, shipmentPageText, shipmentText, sqlCovers } from './sql-documents/service.ts';
 
 // HTTP <-> service translation for /shipments: parse parameters, call service.ts, send the document.
 // Containers are part of this read model (./containers/): shipments include their containers and

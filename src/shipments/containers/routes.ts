@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { customFieldConditions } from '../../custom-fields/filter.ts';
+import { sendJsonText } from '../../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
-import { sendJsonText } from '../../http/json-text.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
+import { containerEventsText, containerText, SQL_INCLUDES, sqlCovers } from '../sql-documents/service.ts';
 import {
   CONTAINER_INCLUDES,
   EVENT_INCLUDES,
@@ -17,7 +18,6 @@ import {
   IncludeDescription,
   ListQuery,
 } from './schemas.ts';
-import { containerEventsText, containerText, SQL_INCLUDES, sqlCovers } from '../sql-documents/service.ts';
 import { ContainerSchema, RawEventSchema, TransportEventSchema } from './serializer.ts';
 import {
   containerListFilter,
