@@ -18,7 +18,13 @@ import {
   shipmentSort,
   stopTracking,
 } from './service.ts';
-import { SQL_INCLUDES, shipmentPageText, shipmentText, sqlCovers } from './sql-documents/service.ts';
+import {
+  SQL_INCLUDES,
+  shipmentPageText,
+  shipmentText,
+  sqlCovers,
+  unfilteredList,
+} from './sql-documents/service.ts';
 
 // HTTP <-> service translation for /shipments: parse parameters, call service.ts, send the document.
 // Containers are part of this read model (./containers/): shipments include their containers and
@@ -44,7 +50,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
-        if (sqlDocuments && unfiltered(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
+        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
           const text = await shipmentPageText(ctx.database, request.accountId, sort, page, include, {
             baseUrl: ctx.baseUrl,
             qs,
@@ -142,7 +148,3 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
     }
   };
 }
-
-// The list parameters other than page, sort and include: any of them takes the JavaScript path.
-const LIST_CONTROLS = new Set(['page[number]', 'page[size]', 'sort', 'include']);
-const unfiltered = (qs: Query) => Object.keys(qs).every((k) => LIST_CONTROLS.has(k));

@@ -161,6 +161,22 @@ for (const engine of ENGINES) {
       await same(`${LIST}?sort=nonsense`);
     });
 
+    test('container list pages and sorts; filtered and included lists', async () => {
+      for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=7&page[number]=4',
+          'page[number]=50',
+        ]) {
+          await same(`/v2/containers?${sort}${page}`);
+        }
+      }
+      await same('/v2/containers', other.key);
+      await same('/v2/containers?include=shipment');
+      await same(`/v2/containers?filter[shipment_id]=${shipmentIds[0]}`);
+    });
+
     test("the list's total follows deleted shipments (the maintained count)", async () => {
       const db = t.database.db;
       const gone = shipmentIds[4]!;
@@ -170,6 +186,7 @@ for (const engine of ENGINES) {
       await db.deleteFrom('shipments').where('id', '=', gone).execute();
       await same(`${LIST}?page[size]=3`);
       await same(`${LIST}?include=containers&page[size]=7&page[number]=2`);
+      await same('/v2/containers?page[size]=5&page[number]=3');
     });
   });
 }

@@ -8,7 +8,14 @@ import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
-import { containerEventsText, containerText, SQL_INCLUDES, sqlCovers } from '../sql-documents/service.ts';
+import {
+  containerEventsText,
+  containerPageText,
+  containerText,
+  SQL_INCLUDES,
+  sqlCovers,
+  unfilteredList,
+} from '../sql-documents/service.ts';
 import {
   CONTAINER_INCLUDES,
   EVENT_INCLUDES,
@@ -51,9 +58,16 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         querystring: ListQuery,
         item: ContainerSchema,
       }),
-      async (request) => {
+      async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);
+        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.containers, include)) {
+          const text = await containerPageText(ctx.database, request.accountId, sort, page, {
+            baseUrl: ctx.baseUrl,
+            qs,
+          });
+          return sendJsonText(reply, text);
+        }
         const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
         const { data, included, total } = await listContainersOf(
           db,

@@ -72,3 +72,27 @@ export function shipmentPage(sort: TimeSort): Statement {
   }
   return st;
 }
+
+const containerPages = new Map<string, Statement>();
+
+/**
+ * A page of the account's containers, unfiltered, without includes. $3 limit, $4 offset:
+ * [containers, total] (the account's maintained count, migrations/0036).
+ */
+export function containerPage(sort: TimeSort): Statement {
+  const key = `${sort.column}:${sort.desc}`;
+  let st = containerPages.get(key);
+  if (!st) {
+    const dir = sort.desc ? 'desc' : 'asc';
+    const order = `c.${sort.column} ${dir}, c.id ${dir}`;
+    st = statement(
+      `containers_${sort.column}_${dir}`,
+      `with page as (select c.id from containers c where c.account_id = $2 order by ${order} limit $3 offset $4)
+      select (select string_agg(${CONTAINER}, ',' order by ${order})
+          from page p join containers c on c.id = p.id join shipments s on s.id = c.shipment_id),
+        coalesce((select containers from account_shipment_counts where account_id = $2), 0)`,
+    );
+    containerPages.set(key, st);
+  }
+  return st;
+}

@@ -4,7 +4,7 @@ import { expandMarkers, MARKER_NONCE } from '../../reference/markers.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import type { TimeSort } from '../time-sort.ts';
-import { containerById, containerEvents, shipmentById, shipmentPage } from './queries.ts';
+import { containerById, containerEvents, containerPage, shipmentById, shipmentPage } from './queries.ts';
 
 // The database path of the hot reads: one prepared statement per request answers the resources
 // as JSON text, and the document around them is a few string concatenations, sent as it is (no
@@ -19,8 +19,15 @@ export const SQL_INCLUDES = {
   shipment: new Set(['containers']),
   shipments: new Set(['containers']),
   container: new Set<string>(),
+  containers: new Set<string>(),
   containerEvents: new Set<string>(),
 };
+
+// The list parameters other than page, sort and include: any of them takes the JavaScript path.
+const LIST_CONTROLS = new Set(['page[number]', 'page[size]', 'sort', 'include']);
+
+/** Whether a list request names nothing but its page, sort and includes. */
+export const unfilteredList = (qs: Query): boolean => Object.keys(qs).every((k) => LIST_CONTROLS.has(k));
 
 /** Whether every include asked for is one the SQL path builds. */
 export const sqlCovers = (covered: Set<string>, include: Set<string>): boolean =>
@@ -94,6 +101,20 @@ export async function shipmentPageText(
   // After links and meta: where the list's response schema serialiser puts the optional member.
   const inc = withContainers ? `,"included":[${included ?? ''}]` : '';
   return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}${inc}}`);
+}
+
+/** GET /containers, unfiltered, without includes. */
+export async function containerPageText(
+  db: Database,
+  accountId: string,
+  sort: TimeSort,
+  page: Page,
+  links: { baseUrl: string; qs: Query },
+): Promise<string> {
+  const r = await row(db, containerPage(sort), accountId, [page.size, pageOffset(page)]);
+  const [data, total] = r as [string | null, number];
+  const l = pageLinks(links.baseUrl, '/containers', links.qs, page, total);
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}}`);
 }
 
 const tail = (links: ListLinks, page: Page, total: number) =>
