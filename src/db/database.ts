@@ -246,6 +246,7 @@ export async function openPglite(
     createDriver: (): Driver => withMutex(dialect.createDriver(), gate),
   };
   const db = new Kysely<DB>({ dialect: serialised });
+  const prepared = new Set<string>();
   let waiting = 0;
   return {
     db,
@@ -268,8 +269,7 @@ export async function openPglite(
       // Through the gate like every other use of the one session (see withMutex).
       const unlock = await gate.acquire();
       try {
-        const r = await pglite.query<unknown[]>(statement.text, values, { rowMode: 'array' });
-        return r.rows[0];
+        return await executePrepared(pglite, prepared, statement, values);
       } finally {
         unlock();
       }
@@ -290,6 +290,43 @@ export async function openPglite(
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * PGlite's query() parses and plans its statement on every call (an unnamed statement), which for
+ * the documents built in SQL cost more than running them. So the statement is PREPAREd once per
+ * session and EXECUTEd; EXECUTE takes no bind parameters, so the values (ids, numbers, booleans,
+ * the marker nonce) go in as quoted literals. A session that lost its statements (DISCARD ALL from
+ * a socket client) gets them prepared again.
+ */
+async function executePrepared(
+  pglite: PGlite,
+  prepared: Set<string>,
+  statement: Statement,
+  values: unknown[],
+): Promise<unknown[] | undefined> {
+  const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
+  const run = async () => {
+    if (!prepared.has(statement.name)) {
+      await pglite.query(`prepare ${statement.name} as ${statement.text}`);
+      prepared.add(statement.name);
+    }
+    const r = await pglite.query<unknown[]>(
+      `execute ${statement.name}(${values.map(literal).join(', ')})`,
+      [],
+      {
+        rowMode: 'array',
+      },
+    );
+    return r.rows[0];
+  };
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '26000') throw err; // 26000: no such prepared statement
+    prepared.delete(statement.name);
+    return run();
+  }
 }
 
 function withMutex(driver: Driver, gate: Gate): Driver {
