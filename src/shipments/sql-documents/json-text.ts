@@ -25,13 +25,16 @@ export const val = (e: string): Json => raw(`coalesce(to_json(${e})::text, 'null
 /** An integer or float column (float8: the shortest exact form, as JavaScript writes numbers). */
 export const num = (e: string): Json => raw(`coalesce(to_json((${e})::float8)::text, 'null')`);
 
-/** A timestamp the way `iso()` writes it: UTC, milliseconds, `Z`. */
+/**
+ * A timestamp the way `iso()` writes it: UTC, milliseconds, `Z`, quotes included (to_char writes a
+ * `\"` of its format as a double quote, which saves two concatenations per timestamp).
+ */
 export const time = (e: string): Json =>
-  raw(`coalesce('"' || to_char((${e}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`);
+  raw(`coalesce(to_char((${e}) at time zone 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z\\"'), 'null')`);
 
-/** A reference value that expandMarkers fills in (null when `code` is null). */
+/** A reference value that expandMarkers fills in (null when `code` is null). One concat() call. */
 export const marker = (kind: MarkerKind, code: string): Json =>
-  raw(`coalesce('"' || $1::text || ':${kind}:' || (${code}) || '"', 'null')`);
+  raw(`case when (${code}) is null then 'null' else concat('"', $1::text, ':${kind}:', ${code}, '"') end`);
 
 /**
  * Where a resource goes decides its members' order: in `data` the response schema orders them (id,
