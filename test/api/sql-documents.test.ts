@@ -136,7 +136,17 @@ for (const engine of ENGINES) {
       await same(`/v2/containers/${id}/transport_events?page[size]=2&page[number]=2`);
       await same(`/v2/containers/${id}/transport_events?page[size]=4&page[number]=9`);
       await same(`/v2/containers/${id.toUpperCase()}/transport_events?page[size]=3`);
-      await same(`/v2/containers/${id}/transport_events?include=vessel,location`);
+      for (const box of containerIds.slice(0, 6)) {
+        for (const include of [
+          'vessel,location',
+          'terminal',
+          'location,terminal,vessel',
+          'vessel',
+          'shipment,vessel',
+        ])
+          await same(`/v2/containers/${box}/transport_events?include=${include}`);
+      }
+      await same(`/v2/containers/${id}/transport_events?include=vessel,location&page[size]=3&page[number]=2`);
       await same(`/v2/containers/${randomUUID()}/transport_events`);
       await same(`/v2/containers/${id}`, other.key);
       await same(`/v2/containers/${id}/transport_events`, other.key);

@@ -130,11 +130,18 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const page = eventPage(qs);
         const include = parseInclude(qs.include, EVENT_INCLUDES);
         if (sqlDocuments && sqlCovers(SQL_INCLUDES.containerEvents, include)) {
-          const text = await containerEventsText(ctx.database, request.accountId, request.params.id, page, {
-            baseUrl: ctx.baseUrl,
-            qs,
-            url: request.url,
-          });
+          const text = await containerEventsText(
+            ctx.database,
+            request.accountId,
+            request.params.id,
+            page,
+            include,
+            {
+              baseUrl: ctx.baseUrl,
+              qs,
+              url: request.url,
+            },
+          );
           if (text === undefined) throw containerNotFound();
           return sendJsonText(reply, text);
         }

@@ -1,7 +1,7 @@
 import type { Statement } from '../../db/database.ts';
 import type { TimeSort } from '../time-sort.ts';
 import { sqlOf, statement } from './json-text.ts';
-import { containerJson, shipmentJson, transportEventJson } from './resources.ts';
+import { containerJson, shipmentJson, transportEventJson, vesselJson } from './resources.ts';
 
 // The hot reads as single statements that answer the document's JSON text (see json-text.ts).
 // Parameters: $1 the marker nonce, $2 the account, then the statement's own. Plans and the indexes
@@ -11,6 +11,7 @@ const SHIPMENT = sqlOf(shipmentJson('data'));
 const CONTAINER = sqlOf(containerJson('data'));
 const INCLUDED_CONTAINER = sqlOf(containerJson('included'));
 const EVENT = sqlOf(transportEventJson('data'));
+const VESSEL = sqlOf(vesselJson);
 
 /** The containers of shipment `s` (in number order), for include=containers. */
 const CONTAINERS_OF_S = `select string_agg(${INCLUDED_CONTAINER}, ',' order by c.number)
@@ -32,16 +33,25 @@ export const containerById: Statement = statement(
 );
 
 /**
- * $3 container id, $4 limit, $5 offset: [container id or null when not the account's, the page's
- * events, how many the container has].
+ * $3 container id, $4 limit, $5 offset, $6/$7/$8 with the page's locations/terminals/vessels:
+ * [container id or null when not the account's, the page's events, how many the container has,
+ * the events' locodes and terminal ids in event order (JSON arrays; the ports and terminals are
+ * reference data, serialised in the process), the vessels they name in first-named order].
  */
 export const containerEvents: Statement = statement(
   'container_events',
-  `select (select c.id::text from containers c where c.account_id = $2 and c.id = $3),
-    (select string_agg(${EVENT}, ',' order by e."timestamp" nulls last, e.key) from (
-      select * from transport_events where account_id = $2 and container_id = $3
-      order by "timestamp" nulls last, key limit $4 offset $5) e),
-    (select count(*)::int from transport_events where account_id = $2 and container_id = $3)`,
+  `with page as (
+    select *, row_number() over (order by "timestamp" nulls last, key) as pos
+    from transport_events where account_id = $2 and container_id = $3
+    order by "timestamp" nulls last, key limit $4 offset $5)
+  select (select c.id::text from containers c where c.account_id = $2 and c.id = $3),
+    (select string_agg(${EVENT}, ',' order by e.pos) from page e),
+    (select count(*)::int from transport_events where account_id = $2 and container_id = $3),
+    case when $6::boolean then (select to_json(array(select location_locode from page order by pos))::text) end,
+    case when $7::boolean then (select to_json(array(select terminal_id from page order by pos))::text) end,
+    case when $8::boolean then (select string_agg(${VESSEL}, ',' order by v.first) from (
+      select v.id, v.name, v.imo, min(p.pos) as first from page p join vessels v on v.id = p.vessel_id
+      group by v.id) v) end`,
 );
 
 const shipmentPages = new Map<string, Statement>();

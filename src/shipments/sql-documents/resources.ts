@@ -227,3 +227,24 @@ export const transportEventJson = (form: Form): Json =>
     ],
     selfLink(`'/transport_events/' || e.id`),
   );
+
+/** A vessel (as serializeVessel writes it; only in `included`); `v` is its row. */
+export const vesselJson: Json = obj([
+  ['id', val('v.id::text')],
+  ['type', lit('"vessel"')],
+  [
+    'attributes',
+    obj([
+      ['name', val('v.name')],
+      ['imo', val('v.imo')],
+      ['mmsi', NULL],
+      ['latitude', NULL],
+      ['longitude', NULL],
+      ['nautical_speed_knots', NULL],
+      ['navigational_heading_degrees', NULL],
+      ['position_timestamp', NULL],
+      ['positions', NULL],
+    ]),
+  ],
+  ['links', selfLink(`'/vessels/' || v.id`)],
+]);

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
 import { expandMarkers, MARKER_NONCE } from '../../reference/markers.ts';
+import { portResources, terminalResources } from '../../reference/serializers.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import type { TimeSort } from '../time-sort.ts';
@@ -20,7 +21,7 @@ export const SQL_INCLUDES = {
   shipments: new Set(['containers']),
   container: new Set<string>(),
   containers: new Set<string>(),
-  containerEvents: new Set<string>(),
+  containerEvents: new Set(['location', 'terminal', 'vessel']),
 };
 
 // The list parameters other than page, sort and include: any of them takes the JavaScript path.
@@ -65,24 +66,45 @@ export async function containerText(
 }
 
 /**
- * GET /containers/{id}/transport_events without includes. `url` is the request's own (links.self
- * names it as asked).
+ * GET /containers/{id}/transport_events, `include` within location, terminal, vessel. `url` is the
+ * request's own (links.self names it as asked).
  */
 export async function containerEventsText(
   db: Database,
   accountId: string,
   id: string,
   page: Page,
+  include: Set<string>,
   links: { baseUrl: string; qs: Query; url: string },
 ): Promise<string | undefined> {
   if (!isUuid(id)) return undefined;
-  const r = await row(db, containerEvents, accountId, [id, page.size, pageOffset(page)]);
-  const [containerId, data, total] = r as [string | null, string | null, number];
+  const r = await row(db, containerEvents, accountId, [
+    id,
+    page.size,
+    pageOffset(page),
+    include.has('location'),
+    include.has('terminal'),
+    include.has('vessel'),
+  ]);
+  const [containerId, data, total, locodes, terminals, vessels] = r as [
+    string | null,
+    string | null,
+    number,
+    string | null,
+    string | null,
+    string | null,
+  ];
   if (!containerId) return undefined;
   const l = pageLinks(links.baseUrl, `/containers/${containerId}/transport_events`, links.qs, page, total);
   // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
   const all: ListLinks = { ...l, self: `${links.baseUrl}${links.url}`, current: l.first };
-  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}}`);
+  // The JavaScript path's order: locations, terminals, then vessels, each once, as first named.
+  const included: string[] = [];
+  if (locodes) for (const p of portResources(JSON.parse(locodes))) included.push(JSON.stringify(p));
+  if (terminals) for (const t of terminalResources(JSON.parse(terminals))) included.push(JSON.stringify(t));
+  if (vessels) included.push(vessels);
+  const inc = include.size ? `,"included":[${included.join(',')}]` : '';
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}${inc}}`);
 }
 
 /** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
