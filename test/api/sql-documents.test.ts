@@ -86,6 +86,10 @@ for (const engine of ENGINES) {
         .set({ equipment_type: 'flat_rack', empty_terminated_at: new Date('2024-06-01T10:00:00.999Z') })
         .where('id', '=', containerIds[1]!)
         .execute();
+      // A tracking request waiting for its retry: next_attempt_at is shown only then.
+      await sql`update tracking_requests set status = 'pending', next_attempt_at = now(), is_retrying = true,
+        retry_count = 2 where id = (select id from tracking_requests where account_id = ${t.accountId}
+        order by created_at limit 1)`.execute(db);
       await sql`update transport_events set "timestamp" = null where container_id = ${containerIds[2]!}
         and id = (select min(id::text)::uuid from transport_events where container_id = ${containerIds[2]!})`.execute(
         db,
@@ -185,6 +189,22 @@ for (const engine of ENGINES) {
       await same('/v2/containers', other.key);
       await same('/v2/containers?include=shipment');
       await same(`/v2/containers?filter[shipment_id]=${shipmentIds[0]}`);
+    });
+
+    test('tracking request list pages and sorts; filtered and included lists', async () => {
+      for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=7&page[number]=3',
+          'page[number]=50',
+        ]) {
+          await same(`/v2/tracking_requests?${sort}${page}`);
+        }
+      }
+      await same('/v2/tracking_requests', other.key);
+      await same('/v2/tracking_requests?include=tracked_object');
+      await same('/v2/tracking_requests?filter[status]=created');
     });
 
     test("the list's total follows deleted shipments (the maintained count)", async () => {
