@@ -11,5 +11,10 @@ export interface AppContext {
   /** Wakes an in-process worker when new work was written (no-op in API-only processes). */
   /** Prometheus metrics of this process (GET /metrics); none in tests that do not need them. */
   metrics?: Metrics;
+  /**
+   * false: the hot reads build their documents with the JavaScript serializers instead of in SQL
+   * (src/shipments/sql-documents/); the parity test compares both. Default true.
+   */
+  sqlDocuments?: boolean;
   notifyWork?: (kind: 'tracking_request' | 'refresh' | 'webhook') => void;
 }

@@ -16,6 +16,12 @@ export interface Database {
   engine: Engine;
   /** Runs a multi-statement SQL script (migrations). */
   exec(script: string): Promise<void>;
+  /**
+   * The first row of one statement, as an array of its columns (undefined: no row), past the query
+   * builder: the hot reads (src/shipments/sql-documents/) send one prepared statement each. On
+   * PostgreSQL the statement is named, so each connection parses and plans it once.
+   */
+  queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;
   /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   /**
@@ -25,6 +31,12 @@ export interface Database {
    */
   listen(channels: string[], handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A statement with a name unique to its text (the name of its prepared statement). */
+export interface Statement {
+  name: string;
+  text: string;
 }
 
 export interface ListenHandlers {
@@ -82,6 +94,16 @@ export async function openPostgres(
       } finally {
         client.release();
       }
+    },
+    async queryRow(statement, values) {
+      const named = opts.namedStatements !== false;
+      const r = await pool.query({
+        ...(named ? { name: statement.name } : {}),
+        text: statement.text,
+        values,
+        rowMode: 'array',
+      });
+      return r.rows[0] as unknown[] | undefined;
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channels, handlers) => listenPostgres(url, channels, handlers, log),
@@ -224,6 +246,7 @@ export async function openPglite(
     createDriver: (): Driver => withMutex(dialect.createDriver(), gate),
   };
   const db = new Kysely<DB>({ dialect: serialised });
+  const prepared = new Set<string>();
   let waiting = 0;
   return {
     db,
@@ -242,6 +265,15 @@ export async function openPglite(
         }
       });
     },
+    async queryRow(statement, values) {
+      // Through the gate like every other use of the one session (see withMutex).
+      const unlock = await gate.acquire();
+      try {
+        return await executePrepared(pglite, prepared, statement, values);
+      } finally {
+        unlock();
+      }
+    },
     poolStats: () => ({ total: 1, idle: waiting > 0 ? 0 : 1, waiting: 0 }),
     async listen(channels, handlers) {
       // Through the mutex, so LISTEN never lands inside another caller's open transaction.
@@ -258,6 +290,43 @@ export async function openPglite(
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * PGlite's query() parses and plans its statement on every call (an unnamed statement), which for
+ * the documents built in SQL cost more than running them. So the statement is PREPAREd once per
+ * session and EXECUTEd; EXECUTE takes no bind parameters, so the values (ids, numbers, booleans,
+ * the marker nonce) go in as quoted literals. A session that lost its statements (DISCARD ALL from
+ * a socket client) gets them prepared again.
+ */
+async function executePrepared(
+  pglite: PGlite,
+  prepared: Set<string>,
+  statement: Statement,
+  values: unknown[],
+): Promise<unknown[] | undefined> {
+  const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
+  const run = async () => {
+    if (!prepared.has(statement.name)) {
+      await pglite.query(`prepare ${statement.name} as ${statement.text}`);
+      prepared.add(statement.name);
+    }
+    const r = await pglite.query<unknown[]>(
+      `execute ${statement.name}(${values.map(literal).join(', ')})`,
+      [],
+      {
+        rowMode: 'array',
+      },
+    );
+    return r.rows[0];
+  };
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '26000') throw err; // 26000: no such prepared statement
+    prepared.delete(statement.name);
+    return run();
+  }
 }
 
 function withMutex(driver: Driver, gate: Gate): Driver {

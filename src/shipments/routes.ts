@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { customFieldConditions } from '../custom-fields/filter.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
@@ -13,9 +14,17 @@ import {
   getShipment,
   listShipmentsOf,
   resumeTracking,
+  shipmentNotFound,
   shipmentSort,
   stopTracking,
 } from './service.ts';
+import {
+  SQL_INCLUDES,
+  shipmentPageText,
+  shipmentText,
+  sqlCovers,
+  unfilteredList,
+} from './sql-documents/service.ts';
 
 // HTTP <-> service translation for /shipments: parse parameters, call service.ts, send the document.
 // Containers are part of this read model (./containers/): shipments include their containers and
@@ -25,6 +34,7 @@ type Query = Record<string, string | undefined>;
 
 export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
+  const sqlDocuments = ctx.sqlDocuments !== false;
 
   return async (app) => {
     app.get(
@@ -37,9 +47,16 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         querystring: ListQuery,
         item: ShipmentSchema,
       }),
-      async (request) => {
+      async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
+        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
+          const text = await shipmentPageText(ctx.database, request.accountId, sort, page, include, {
+            baseUrl: ctx.baseUrl,
+            qs,
+          });
+          return sendJsonText(reply, text);
+        }
         const { total, ...doc } = await listShipmentsOf(
           db,
           request.accountId,
@@ -70,8 +87,13 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: single(ShipmentSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const include = parseInclude((request.query as Query).include, INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.shipment, include)) {
+          const text = await shipmentText(ctx.database, request.accountId, request.params.id, include);
+          if (text === undefined) throw shipmentNotFound();
+          return sendJsonText(reply, text);
+        }
         return getShipment(db, request.accountId, request.params.id, include);
       },
     );

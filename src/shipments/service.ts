@@ -67,7 +67,9 @@ export async function listShipmentsOf(
   return { ...(await shipmentsDocument(db, accountId, rows, include)), total };
 }
 
-const notFoundError = () => notFound('No shipment with this id.');
+/** The 404 of a shipment id that is not the account's. */
+export const shipmentNotFound = () => notFound('No shipment with this id.');
+const notFoundError = shipmentNotFound;
 
 function idOr404(id: string): string {
   if (!isUuid(id)) throw notFoundError();

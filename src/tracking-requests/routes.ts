@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams } from '../http/schemas.ts';
 import { single } from '../jsonapi/schemas.ts';
+import { unfilteredList } from '../shipments/sql-documents/service.ts';
 import { uuidV5 } from '../util/uuid.ts';
 import { batchedTrackingRequestInsert } from './queries.ts';
 import {
@@ -25,6 +27,7 @@ import {
   listTrackingRequestsOf,
   trackingRequestSort,
 } from './service.ts';
+import { trackingRequestPageText } from './sql-document.ts';
 
 // HTTP <-> service translation for /tracking_requests: parse parameters, call service.ts, serialize.
 
@@ -65,9 +68,16 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         querystring: ListQuery,
         item: TrackingRequestSchema,
       }),
-      async (request) => {
+      async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = trackingRequestSort(qs.sort);
+        if (ctx.sqlDocuments !== false && unfilteredList(qs) && include.size === 0) {
+          const text = await trackingRequestPageText(ctx.database, request.accountId, sort, page, {
+            baseUrl: ctx.baseUrl,
+            qs,
+          });
+          return sendJsonText(reply, text);
+        }
         const { rows, total, included } = await listTrackingRequestsOf(
           db,
           request.accountId,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { type IncludeBuilder, Included, type Resource } from '../../jsonapi/document.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
-import { vesselsByIds } from '../../reference/vessels.ts';
+import { type Vessel, vesselsByIds } from '../../reference/vessels.ts';
 import { shipmentIncludes } from '../include.ts';
 import {
   type ContainerRow,
@@ -97,14 +97,16 @@ export const eventIncludes: IncludeBuilder<TransportEventRow> = async (db, accou
     );
   if (include.has('location')) included.addAll(portResources(events.map((e) => e.location_locode)));
   if (include.has('terminal')) included.addAll(terminalResources(events.map((e) => e.terminal_id)));
-  if (include.has('vessel'))
-    included.addAll(
-      (
-        await vesselsByIds(
-          db,
-          events.map((e) => e.vessel_id),
-        )
-      ).map((r) => serializeVessel(r)),
+  if (include.has('vessel')) {
+    // In the order the events name them (the query by ids has none of its own).
+    const rows = await vesselsByIds(
+      db,
+      events.map((e) => e.vessel_id),
     );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    included.addAll(events.map((e) => (e.vessel_id ? byId.get(e.vessel_id) : undefined)).map(vesselResource));
+  }
   return included.items;
 };
+
+const vesselResource = (v: Vessel | undefined) => (v ? serializeVessel(v) : undefined);

@@ -2,11 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { customFieldConditions } from '../../custom-fields/filter.ts';
+import { sendJsonText } from '../../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
 import { pageLinks } from '../../jsonapi/document.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
+import {
+  containerEventsText,
+  containerPageText,
+  containerText,
+  SQL_INCLUDES,
+  sqlCovers,
+  unfilteredList,
+} from '../sql-documents/service.ts';
 import {
   CONTAINER_INCLUDES,
   EVENT_INCLUDES,
@@ -19,6 +28,7 @@ import {
 import { ContainerSchema, RawEventSchema, TransportEventSchema } from './serializer.ts';
 import {
   containerListFilter,
+  containerNotFound,
   containerRawEvents,
   containerSort,
   containerTransportEvents,
@@ -35,6 +45,7 @@ type Query = Record<string, string | undefined>;
 
 export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
+  const sqlDocuments = ctx.sqlDocuments !== false;
 
   return async (app) => {
     app.get(
@@ -47,9 +58,16 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         querystring: ListQuery,
         item: ContainerSchema,
       }),
-      async (request) => {
+      async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);
+        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.containers, include)) {
+          const text = await containerPageText(ctx.database, request.accountId, sort, page, {
+            baseUrl: ctx.baseUrl,
+            qs,
+          });
+          return sendJsonText(reply, text);
+        }
         const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
         const { data, included, total } = await listContainersOf(
           db,
@@ -82,8 +100,13 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const include = parseInclude((request.query as Query).include, CONTAINER_INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.container, include)) {
+          const text = await containerText(ctx.database, request.accountId, request.params.id);
+          if (text === undefined) throw containerNotFound();
+          return sendJsonText(reply, text);
+        }
         const doc = await getContainer(db, request.accountId, request.params.id, include);
         return { data: doc.data, ...(include.size ? { included: doc.included } : {}) };
       },
@@ -102,10 +125,26 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: list(TransportEventSchema), ...errorResponses(400, 401, 404, 429) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const qs = request.query as Query;
         const page = eventPage(qs);
         const include = parseInclude(qs.include, EVENT_INCLUDES);
+        if (sqlDocuments && sqlCovers(SQL_INCLUDES.containerEvents, include)) {
+          const text = await containerEventsText(
+            ctx.database,
+            request.accountId,
+            request.params.id,
+            page,
+            include,
+            {
+              baseUrl: ctx.baseUrl,
+              qs,
+              url: request.url,
+            },
+          );
+          if (text === undefined) throw containerNotFound();
+          return sendJsonText(reply, text);
+        }
         const { containerId, total, ...doc } = await containerTransportEvents(
           db,
           request.accountId,

@@ -54,9 +54,12 @@ export async function listContainersOf(
   return { ...(await containersDocument(db, accountId, rows, include)), total };
 }
 
+/** The 404 of a container id that is not the account's. */
+export const containerNotFound = () => notFound('No container with this id.');
+
 async function containerOr404(db: Kysely<DB>, accountId: string, id: string): Promise<ContainerRow> {
   const c = await findContainer(db, accountId, id);
-  if (!c) throw notFound('No container with this id.');
+  if (!c) throw containerNotFound();
   return c;
 }
 

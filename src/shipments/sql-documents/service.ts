@@ -1,0 +1,143 @@
+import type { Database } from '../../db/database.ts';
+import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
+import { expandMarkers, MARKER_NONCE } from '../../reference/markers.ts';
+import { portResources, terminalResources } from '../../reference/serializers.ts';
+import { type Page, pageOffset } from '../../util/page.ts';
+import { isUuid } from '../../util/uuid.ts';
+import type { TimeSort } from '../time-sort.ts';
+import { containerById, containerEvents, containerPage, shipmentById, shipmentPage } from './queries.ts';
+
+// The database path of the hot reads: one prepared statement per request answers the resources
+// as JSON text, and the document around them is a few string concatenations, sent as it is (no
+// rows become objects, nothing is parsed or serialised again). The JavaScript serializers stay
+// the reference (webhooks and every other read use them); test/api/sql-documents.test.ts
+// compares whole documents of both paths. Each function answers undefined for "not found".
+
+type Query = Record<string, string | undefined>;
+
+/** Which includes each read builds in SQL; other includes take the JavaScript path. */
+export const SQL_INCLUDES = {
+  shipment: new Set(['containers']),
+  shipments: new Set(['containers']),
+  container: new Set<string>(),
+  containers: new Set<string>(),
+  containerEvents: new Set(['location', 'terminal', 'vessel']),
+};
+
+// The list parameters other than page, sort and include: any of them takes the JavaScript path.
+const LIST_CONTROLS = new Set(['page[number]', 'page[size]', 'sort', 'include']);
+
+/** Whether a list request names nothing but its page, sort and includes. */
+export const unfilteredList = (qs: Query): boolean => Object.keys(qs).every((k) => LIST_CONTROLS.has(k));
+
+/** Whether every include asked for is one the SQL path builds. */
+export const sqlCovers = (covered: Set<string>, include: Set<string>): boolean =>
+  [...include].every((i) => covered.has(i));
+
+const row = (db: Database, st: Parameters<Database['queryRow']>[0], accountId: string, rest: unknown[]) =>
+  db.queryRow(st, [MARKER_NONCE, accountId, ...rest]);
+
+/** GET /shipments/{id}: `include` is empty or {containers}. */
+export async function shipmentText(
+  db: Database,
+  accountId: string,
+  id: string,
+  include: Set<string>,
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const withContainers = include.has('containers');
+  const r = await row(db, shipmentById, accountId, [id, withContainers]);
+  if (!r) return undefined;
+  const [data, included] = r as [string, string | null];
+  return expandMarkers(
+    withContainers ? `{"data":${data},"included":[${included ?? ''}]}` : `{"data":${data}}`,
+  );
+}
+
+/** GET /containers/{id} without includes. */
+export async function containerText(
+  db: Database,
+  accountId: string,
+  id: string,
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const r = await row(db, containerById, accountId, [id]);
+  return r ? expandMarkers(`{"data":${r[0] as string}}`) : undefined;
+}
+
+/**
+ * GET /containers/{id}/transport_events, `include` within location, terminal, vessel. `url` is the
+ * request's own (links.self names it as asked).
+ */
+export async function containerEventsText(
+  db: Database,
+  accountId: string,
+  id: string,
+  page: Page,
+  include: Set<string>,
+  links: { baseUrl: string; qs: Query; url: string },
+): Promise<string | undefined> {
+  if (!isUuid(id)) return undefined;
+  const r = await row(db, containerEvents, accountId, [
+    id,
+    page.size,
+    pageOffset(page),
+    include.has('location'),
+    include.has('terminal'),
+    include.has('vessel'),
+  ]);
+  const [containerId, data, total, locodes, terminals, vessels] = r as [
+    string | null,
+    string | null,
+    number,
+    string | null,
+    string | null,
+    string | null,
+  ];
+  if (!containerId) return undefined;
+  const l = pageLinks(links.baseUrl, `/containers/${containerId}/transport_events`, links.qs, page, total);
+  // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
+  const all: ListLinks = { ...l, self: `${links.baseUrl}${links.url}`, current: l.first };
+  // The JavaScript path's order: locations, terminals, then vessels, each once, as first named.
+  const included: string[] = [];
+  if (locodes) for (const p of portResources(JSON.parse(locodes))) included.push(JSON.stringify(p));
+  if (terminals) for (const t of terminalResources(JSON.parse(terminals))) included.push(JSON.stringify(t));
+  if (vessels) included.push(vessels);
+  const inc = include.size ? `,"included":[${included.join(',')}]` : '';
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}${inc}}`);
+}
+
+/** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
+export async function shipmentPageText(
+  db: Database,
+  accountId: string,
+  sort: TimeSort,
+  page: Page,
+  include: Set<string>,
+  links: { baseUrl: string; qs: Query },
+): Promise<string> {
+  const withContainers = include.has('containers');
+  const r = await row(db, shipmentPage(sort), accountId, [page.size, pageOffset(page), withContainers]);
+  const [data, included, total] = r as [string | null, string | null, number];
+  const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
+  // After links and meta: where the list's response schema serialiser puts the optional member.
+  const inc = withContainers ? `,"included":[${included ?? ''}]` : '';
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}${inc}}`);
+}
+
+/** GET /containers, unfiltered, without includes. */
+export async function containerPageText(
+  db: Database,
+  accountId: string,
+  sort: TimeSort,
+  page: Page,
+  links: { baseUrl: string; qs: Query },
+): Promise<string> {
+  const r = await row(db, containerPage(sort), accountId, [page.size, pageOffset(page)]);
+  const [data, total] = r as [string | null, number];
+  const l = pageLinks(links.baseUrl, '/containers', links.qs, page, total);
+  return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}}`);
+}
+
+const tail = (links: ListLinks, page: Page, total: number) =>
+  `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}`;

@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.ts';
+import { seed } from '../../src/cli/seed.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ENGINES } from '../helpers/db.ts';
+import { seedShipment } from '../helpers/seed.ts';
+
+// Parity of the database path of the hot reads (src/shipments/sql-documents/) with the JavaScript
+// serializers: two servers on one database, one with sqlDocuments off, asked the same URLs. Whole
+// documents are compared (members, their order, values), so a column added to a serializer and not
+// to the SQL (or the reverse) fails here without naming it first.
+
+const LIST = '/v2/shipments';
+
+for (const engine of ENGINES) {
+  describe(`documents built in SQL equal the serializers' [${engine}]`, () => {
+    let t: TestApp;
+    let js: FastifyInstance;
+    let jsUrl: string;
+    let other: { accountId: string; key: string };
+    const shipmentIds: string[] = [];
+    const containerIds: string[] = [];
+
+    before(async () => {
+      t = await startTestApp(engine, { RESPONSE_CACHE_MB: '0', RATE_LIMIT_DEFAULT_PER_MINUTE: '100000' });
+      js = await buildApp({ config: t.config, database: t.database, baseUrl: '', sqlDocuments: false });
+      await js.listen({ port: 0, host: '127.0.0.1' });
+      const addr = js.server.address();
+      jsUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+      const db = t.database.db;
+      other = await t.newAccount('other');
+      // Journeys through the real engine: ref numbers, tags, a stopped one, one box back empty.
+      await seedShipment(db, t.accountId, { refNumbers: ['PO-1', 'ünïcødé "quoted"\\'], tags: ['a', 'b'] });
+      await seedShipment(db, t.accountId, {
+        containers: ['CSQU3054383'],
+        stopped: { at: new Date('2024-05-01T00:00:00.123Z'), reason: 'cancelled_by_user' },
+      });
+      await seedShipment(db, other.accountId);
+      // Volume and variety (lines, ports, vessels, terminals) from the bulk seeder.
+      await seed(db, {
+        accountId: t.accountId,
+        shipments: 14,
+        containersPerShipment: 2,
+        eventsPerContainer: 6,
+      });
+      // Edge cases the journeys do not reach.
+      const ships = await db
+        .selectFrom('shipments')
+        .select('id')
+        .where('account_id', '=', t.accountId)
+        .orderBy('created_at')
+        .execute();
+      shipmentIds.push(...ships.map((s) => s.id));
+      const [a, b, c] = shipmentIds.slice(2);
+      await db
+        .updateTable('shipments')
+        .set({
+          scac: 'ZZZZ',
+          port_of_lading_locode: 'XXQQQ',
+          destination_locode: null,
+          customer_name: 'Ac"me',
+        })
+        .where('id', '=', a!)
+        .execute();
+      await db.updateTable('shipments').set({ port_of_discharge_locode: '' }).where('id', '=', b!).execute();
+      await db.deleteFrom('transport_events').where('shipment_id', '=', c!).execute();
+      await db.deleteFrom('containers').where('shipment_id', '=', c!).execute();
+      const boxes = await db
+        .selectFrom('containers')
+        .select('id')
+        .where('account_id', '=', t.accountId)
+        .orderBy('number')
+        .execute();
+      containerIds.push(...boxes.map((r) => r.id));
+      await db
+        .updateTable('containers')
+        .set({ equipment_type: 'open_top', weight_in_lbs: '12345.50', equipment_length: 40 })
+        .where('id', '=', containerIds[0]!)
+        .execute();
+      await db
+        .updateTable('containers')
+        .set({ equipment_type: 'flat_rack', empty_terminated_at: new Date('2024-06-01T10:00:00.999Z') })
+        .where('id', '=', containerIds[1]!)
+        .execute();
+      // A tracking request waiting for its retry: next_attempt_at is shown only then.
+      await sql`update tracking_requests set status = 'pending', next_attempt_at = now(), is_retrying = true,
+        retry_count = 2 where id = (select id from tracking_requests where account_id = ${t.accountId}
+        order by created_at limit 1)`.execute(db);
+      await sql`update transport_events set "timestamp" = null where container_id = ${containerIds[2]!}
+        and id = (select min(id::text)::uuid from transport_events where container_id = ${containerIds[2]!})`.execute(
+        db,
+      );
+    });
+    after(async () => {
+      await js.close();
+      await t.close();
+    });
+
+    async function same(path: string, key = t.key): Promise<void> {
+      const ask = (base: string) =>
+        fetch(`${base}${path}`, { headers: { authorization: `Token ${key}`, 'cache-control': 'no-cache' } });
+      const [fast, ref] = await Promise.all([ask(t.url), ask(jsUrl)]);
+      const [fastText, refText] = await Promise.all([fast.text(), ref.text()]);
+      assert.equal(fast.status, ref.status, `${path}: status`);
+      assert.equal(
+        fast.headers.get('content-type'),
+        ref.headers.get('content-type'),
+        `${path}: content type`,
+      );
+      // Parsed and written again: number spelling may differ (1.50 / 1.5), members and order may not.
+      const [a, b] = [fastText, refText].map((s) => JSON.stringify(JSON.parse(s), null, 1).split('\n'));
+      const at = a!.findIndex((line, i) => line !== b![i]);
+      if (at === -1 && a!.length === b!.length) return;
+      const near = (lines: string[]) => lines.slice(Math.max(0, at - 12), at + 4).join('\n');
+      assert.fail(`${path}: documents differ at line ${at}\nSQL:\n${near(a!)}\nJS:\n${near(b!)}`);
+    }
+
+    test('a shipment, with and without its containers, and the 404s', async () => {
+      for (const id of shipmentIds) {
+        await same(`/v2/shipments/${id}`);
+        await same(`/v2/shipments/${id}?include=containers`);
+      }
+      await same(`/v2/shipments/${shipmentIds[0]}?include=containers,port_of_lading`);
+      await same(`/v2/shipments/${randomUUID()}?include=containers`);
+      await same('/v2/shipments/not-a-uuid');
+      await same(`/v2/shipments/${shipmentIds[0]}`, other.key);
+      await same(`/v2/shipments/${shipmentIds[0]}?include=nonsense`);
+    });
+
+    test('a container and its transport events, paged, and the 404s', async () => {
+      for (const id of containerIds) {
+        await same(`/v2/containers/${id}`);
+        await same(`/v2/containers/${id}/transport_events`);
+      }
+      const id = containerIds[2]!;
+      await same(`/v2/containers/${id}/transport_events?page[size]=2&page[number]=2`);
+      await same(`/v2/containers/${id}/transport_events?page[size]=4&page[number]=9`);
+      await same(`/v2/containers/${id.toUpperCase()}/transport_events?page[size]=3`);
+      for (const box of containerIds.slice(0, 6)) {
+        for (const include of [
+          'vessel,location',
+          'terminal',
+          'location,terminal,vessel',
+          'vessel',
+          'shipment,vessel',
+        ])
+          await same(`/v2/containers/${box}/transport_events?include=${include}`);
+      }
+      await same(`/v2/containers/${id}/transport_events?include=vessel,location&page[size]=3&page[number]=2`);
+      await same(`/v2/containers/${randomUUID()}/transport_events`);
+      await same(`/v2/containers/${id}`, other.key);
+      await same(`/v2/containers/${id}/transport_events`, other.key);
+      await same('/v2/containers/x/transport_events?page[size]=0');
+    });
+
+    test('shipment list pages, sorts, includes and filters', async () => {
+      for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=5&page[number]=4',
+          'page[number]=50',
+        ]) {
+          await same(`${LIST}?${sort}${page}`);
+          await same(`${LIST}?${sort}include=containers&${page}`);
+        }
+      }
+      await same(`${LIST}?include=containers`, other.key);
+      await same(`${LIST}?filter[tracking_stopped]=true&include=containers`);
+      await same(`${LIST}?page[size]=500`);
+      await same(`${LIST}?sort=nonsense`);
+    });
+
+    test('container list pages and sorts; filtered and included lists', async () => {
+      for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=7&page[number]=4',
+          'page[number]=50',
+        ]) {
+          await same(`/v2/containers?${sort}${page}`);
+        }
+      }
+      await same('/v2/containers', other.key);
+      await same('/v2/containers?include=shipment');
+      await same(`/v2/containers?filter[shipment_id]=${shipmentIds[0]}`);
+    });
+
+    test('tracking request list pages and sorts; filtered and included lists', async () => {
+      for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
+        for (const page of [
+          '',
+          'page[size]=4&page[number]=2',
+          'page[size]=7&page[number]=3',
+          'page[number]=50',
+        ]) {
+          await same(`/v2/tracking_requests?${sort}${page}`);
+        }
+      }
+      await same('/v2/tracking_requests', other.key);
+      await same('/v2/tracking_requests?include=tracked_object');
+      await same('/v2/tracking_requests?filter[status]=created');
+    });
+
+    test("the list's total follows deleted shipments (the maintained count)", async () => {
+      const db = t.database.db;
+      const gone = shipmentIds[4]!;
+      await sql`delete from tracking_requests where shipment_id = ${gone}`.execute(db);
+      for (const table of ['transport_events', 'raw_events', 'estimated_events', 'containers'])
+        await sql`delete from ${sql.table(table)} where shipment_id = ${gone}`.execute(db);
+      await db.deleteFrom('shipments').where('id', '=', gone).execute();
+      await same(`${LIST}?page[size]=3`);
+      await same(`${LIST}?include=containers&page[size]=7&page[number]=2`);
+      await same('/v2/containers?page[size]=5&page[number]=3');
+    });
+  });
+}
