@@ -86,6 +86,21 @@ for (const engine of ENGINES) {
         .set({ equipment_type: 'flat_rack', empty_terminated_at: new Date('2024-06-01T10:00:00.999Z') })
         .where('id', '=', containerIds[1]!)
         .execute();
+      // Terminal data (migrations/0039): a discharged box the terminal reports held, with fees,
+      // last free days from two sources, an appointment and a terminal check; another available.
+      await sql`update containers set current_status = 'grounded', availability_known = true,
+        available_for_pickup = false, location_at_pod_terminal = 'Row 12 "B"',
+        pod_full_out_chassis_number = 'CH-1',
+        holds_at_pod_terminal = '[{"name":"customs","status":"hold","description":"exam"}]'::jsonb,
+        fees_at_pod_terminal = '[{"type":"demurrage","amount":150.5,"currency_code":"USD"}]'::jsonb,
+        pickup_lfd_terminal = '2024-06-03T00:00:00Z', pickup_lfd_rail = '2024-06-04T00:00:00.120Z',
+        pickup_appointment_at = '2024-06-02T08:30:00Z' where id = ${containerIds[0]!}`.execute(db);
+      await sql`insert into container_terminal_checks (container_id, account_id, checked_at)
+        values (${containerIds[0]!}, ${t.accountId}, '2024-06-02T01:02:03.456Z')`.execute(db);
+      await sql`update containers set current_status = 'grounded', availability_known = true,
+        available_for_pickup = true, pickup_lfd_line = '2024-06-05T00:00:00Z' where id = ${containerIds[1]!}`.execute(
+        db,
+      );
       // A tracking request waiting for its retry: next_attempt_at is shown only then.
       await sql`update tracking_requests set status = 'pending', next_attempt_at = now(), is_retrying = true,
         retry_count = 2 where id = (select id from tracking_requests where account_id = ${t.accountId}

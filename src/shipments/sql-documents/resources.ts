@@ -101,6 +101,17 @@ const EMPTY_IN_ZONE = `case when c.empty_terminated_at is not null then (select 
   where e.account_id = c.account_id and e.container_id = c.id and e.event = 'container.transport.empty_in'
   order by e."timestamp" desc nulls first, e.key desc limit 1) end`;
 
+// The terminal's last check lives beside the container (migrations/0039), so that a check that
+// finds nothing new writes no container row.
+const TERMINAL_CHECKED_AT =
+  '(select tc.checked_at from container_terminal_checks tc where tc.container_id = c.id)';
+
+// servedStatus (../containers/terminal-attributes.ts): a discharged box the terminal reports on is
+// available or not_available.
+const SERVED_STATUS = `case when c.current_status = 'grounded' and c.availability_known
+  and c.available_for_pickup is not null then case when c.available_for_pickup then 'available'
+  else 'not_available' end else c.current_status end`;
+
 /** A container; `c` is the container row, `s` its shipment. */
 export const containerJson = (form: Form): Json =>
   resource(
@@ -121,16 +132,16 @@ export const containerJson = (form: Form): Json =>
           ['seal_number', val('c.seal_number')],
           ['created_at', time('c.created_at')],
           ['updated_at', time('c.updated_at')],
-          ['pickup_lfd', NULL],
-          ['pickup_appointment_at', NULL],
-          ['availability_known', lit('false')],
-          ['available_for_pickup', NULL],
+          ['pickup_lfd', time('coalesce(c.pickup_lfd_line, c.pickup_lfd_terminal, c.pickup_lfd_rail)')],
+          ['pickup_appointment_at', time('c.pickup_appointment_at')],
+          ['availability_known', val('c.availability_known')],
+          ['available_for_pickup', val('case when c.availability_known then c.available_for_pickup end')],
           ['pod_arrived_at', time('c.pod_arrived_at')],
           ['pod_discharged_at', time('c.pod_discharged_at')],
           ['pod_full_out_at', time('c.pod_full_out_at')],
-          ['terminal_checked_at', NULL],
-          ['pod_full_out_chassis_number', NULL],
-          ['location_at_pod_terminal', NULL],
+          ['terminal_checked_at', time(TERMINAL_CHECKED_AT)],
+          ['pod_full_out_chassis_number', val('c.pod_full_out_chassis_number')],
+          ['location_at_pod_terminal', val('c.location_at_pod_terminal')],
           ['final_destination_full_out_at', time('c.final_destination_full_out_at')],
           ['empty_out_at', time('c.empty_out_at')],
           ['pol_full_in_at', time('c.pol_full_in_at')],
@@ -138,8 +149,8 @@ export const containerJson = (form: Form): Json =>
           ['pol_vessel_departed_at', time('c.pol_vessel_departed_at')],
           ['delivered_at', time('c.delivered_at')],
           ['empty_terminated_at', time('c.empty_terminated_at')],
-          ['holds_at_pod_terminal', lit('[]')],
-          ['fees_at_pod_terminal', lit('[]')],
+          ['holds_at_pod_terminal', raw('c.holds_at_pod_terminal::text')],
+          ['fees_at_pod_terminal', raw('c.fees_at_pod_terminal::text')],
           ['pod_timezone', marker('pz', 's.port_of_discharge_locode')],
           ['final_destination_timezone', marker('pz', 's.destination_locode')],
           ['empty_terminated_timezone', val(EMPTY_IN_ZONE)],
@@ -155,9 +166,13 @@ export const containerJson = (form: Form): Json =>
           ['ind_facility_lfd_on', NULL],
           [
             'import_deadlines',
-            lit('{"pickup_lfd_terminal":null,"pickup_lfd_rail":null,"pickup_lfd_line":null}'),
+            obj([
+              ['pickup_lfd_terminal', time('c.pickup_lfd_terminal')],
+              ['pickup_lfd_rail', time('c.pickup_lfd_rail')],
+              ['pickup_lfd_line', time('c.pickup_lfd_line')],
+            ]),
           ],
-          ['current_status', val('c.current_status')],
+          ['current_status', val(SERVED_STATUS)],
         ]),
       ],
     ],
