@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { type Config, ConfigError, type Env, environment, loadConfig } from './config.ts';
+import { type Config, configOrExit, type Env } from './config.ts';
 import { type Database, openPostgres } from './db/database.ts';
 import { EmbeddedOpenError, EmbeddedOwnedError, openEmbedded } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
@@ -18,16 +18,7 @@ export async function bootstrap(
   defaults: Env = {},
   options: { logTo?: 'stdout' | 'stderr'; embeddedRole?: 'server' | 'cli' } = {},
 ): Promise<{ config: Config; log: Logger; database: Database }> {
-  let config: Config;
-  try {
-    config = loadConfig(environment(overrides, defaults));
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = configOrExit(overrides, defaults);
   const log = await createLogger(config.logLevel, options.logTo);
   let database: Database;
   try {

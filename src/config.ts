@@ -266,3 +266,19 @@ export function loadConfig(env: Env = process.env): Config {
   };
   return Object.freeze(config);
 }
+
+/**
+ * The configuration of this process, or exit 2 with the message (no stack trace): what every entry
+ * point does first, before loading the modules of the service, so a bad value fails at once.
+ */
+export function configOrExit(overrides: Env = {}, defaults: Env = {}): Config {
+  try {
+    return loadConfig(environment(overrides, defaults));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

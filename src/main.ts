@@ -1,14 +1,7 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { ensureDefaultAccount } from './accounts/service.ts';
-import { buildApp, buildOpsServer } from './app.ts';
-import { bootstrap } from './bootstrap.ts';
-import { buildCarrierRegistry } from './carriers/registry.ts';
+import { configOrExit } from './config.ts';
 import type { Engine } from './engine/start.ts';
-import { startSmtpServer } from './mail/smtp.ts';
-import { createMetrics } from './metrics.ts';
-import { buildTerminalDirectory } from './terminals/registry.ts';
-import { startWorker } from './worker-process.ts';
 
 // `npm start [-- --role api|worker|all] [--processes N]`.
 //   api:    serves the HTTP API (N processes share the port through node:cluster)
@@ -35,7 +28,30 @@ if (values.role !== undefined) flags.ROLE = values.role;
 if (values.processes !== undefined) flags.API_PROCESSES = values.processes;
 
 const isApiChild = cluster.isWorker;
-const { config, log, database } = await bootstrap(isApiChild ? { ...flags, ROLE: 'api' } : flags);
+const overrides = isApiChild ? { ...flags, ROLE: 'api' } : flags;
+// The configuration is checked before the service's modules load (they take most of a second):
+// a bad value exits 2 at once. bootstrap() reads the same environment again.
+configOrExit(overrides);
+const [
+  { ensureDefaultAccount },
+  { buildApp, buildOpsServer },
+  { bootstrap },
+  { buildCarrierRegistry },
+  { startSmtpServer },
+  { createMetrics },
+  { buildTerminalDirectory },
+  { startWorker },
+] = await Promise.all([
+  import('./accounts/service.ts'),
+  import('./app.ts'),
+  import('./bootstrap.ts'),
+  import('./carriers/registry.ts'),
+  import('./mail/smtp.ts'),
+  import('./metrics.ts'),
+  import('./terminals/registry.ts'),
+  import('./worker-process.ts'),
+]);
+const { config, log, database } = await bootstrap(overrides);
 const processes = isApiChild ? 1 : config.apiProcesses;
 const carriers = buildCarrierRegistry(config.carriers);
 // The sandbox terminal feed serves the sandbox line only while TEST is the built-in sandbox.
