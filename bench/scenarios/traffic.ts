@@ -52,7 +52,7 @@ interface Target {
   goal?: HttpTarget['goal'];
 }
 
-function targets(data: TrafficData, tag: string, withGoals: boolean): Target[] {
+function targets(data: TrafficData, tag: string, withGoals: boolean, sandboxMixed: boolean): Target[] {
   const n = data.shipments.toLocaleString('en');
   const list: Target[] = [
     {
@@ -83,10 +83,22 @@ function targets(data: TrafficData, tag: string, withGoals: boolean): Target[] {
       id: 'mixed',
       name: 'Mixed: 90% GET /v2/shipments/{random id}?include=containers, 10% POST /v2/tracking_requests',
       random: { idsFile: data.shipmentIds, template: '/v2/shipments/{id}?include=containers' },
-      creates: { share: 0.1, scac: 'TEST', prefix: `SIMBL1C-${tag}-` },
+      // A user's creates on a default install: a real line with no carrier connection configured,
+      // so the worker tries them and retries with back-off, like the seeded shipments.
+      creates: { share: 0.1, scac: 'MAEU', prefix: `MAEU${tag}` },
       goal: GOALS.mixed,
     },
   ];
+  // Diagnostic, last of its service: creates on the sandbox line, whose in-process journeys make the
+  // worker (in the same process, role all) normalise and store a whole journey per create while the
+  // reads are measured.
+  if (sandboxMixed)
+    list.push({
+      id: 'mixed_sandbox',
+      name: 'Diagnostic: mixed as above, the creates on the sandbox line TEST (the worker stores a journey per create)',
+      random: { idsFile: data.shipmentIds, template: '/v2/shipments/{id}?include=containers' },
+      creates: { share: 0.1, scac: 'TEST', prefix: `SIMBL1C-${tag}-` },
+    });
   // The goals are PostgreSQL's; PGlite's figures are reported (its WebAssembly memory alone is
   // above the RSS goal).
   return withGoals ? list : list.map(({ goal: _goal, ...t }) => t);
@@ -224,7 +236,12 @@ async function bothModes(
   ] as const) {
     const svc = await startService(ctx, `${engine}, ${mode}`, { ...env, ...extra });
     try {
-      const all = targets(data, `${tag}${mode === 'cache off' ? 'A' : 'B'}`, engine === 'PostgreSQL');
+      const all = targets(
+        data,
+        `${tag}${mode === 'cache off' ? 'A' : 'B'}`,
+        engine === 'PostgreSQL',
+        mode === 'as shipped',
+      );
       for (const t of all.filter(only ?? (() => true))) {
         out.push(await trafficLoad(ctx, svc, data.key, t, `traffic_${engine}_${mode.replace(' ', '_')}`));
       }
@@ -270,7 +287,7 @@ export async function trafficScenarios(ctx: Ctx): Promise<void> {
   const data = await seedTraffic(ctx, env, ctx.cfg.trafficPgliteShipments, pgliteDir, () =>
     pgliteReader(dataDir),
   );
-  measured.push(...(await bothModes(ctx, 'PGlite', env, data, (t) => t.id !== 'mixed')));
+  measured.push(...(await bothModes(ctx, 'PGlite', env, data, (t) => !t.id.startsWith('mixed'))));
 
   const last = await bareBaseline(
     ctx,

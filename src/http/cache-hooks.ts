@@ -58,15 +58,31 @@ export function idsIn(body: string): string[] {
   return [...ids];
 }
 
-/** What a cached answer of `route` depends on: its collection (lists), else the ids it shows. */
+/**
+ * The resources a read document shows that the change feed names (migrations/0037): shipments,
+ * containers and tracking requests, found as resource identifiers in either member order. Transport
+ * events are left out on purpose: a document shows them only through their container (whose
+ * relationship lists them) or under a route whose :id is theirs or their container's, and the feed
+ * names an event's container and shipment with it. A shipment with three containers shows ~100
+ * event ids; tagging each cost more than the cache saved on a miss.
+ */
+const IDENTIFIER =
+  /"id"\s*:\s*"([0-9a-f-]{36})"\s*,\s*"type"\s*:\s*"(?:shipment|container|tracking_request)"|"type"\s*:\s*"(?:shipment|container|tracking_request)"\s*,\s*"id"\s*:\s*"([0-9a-f-]{36})"/g;
+
+function shownIds(body: string): Set<string> {
+  const ids = new Set<string>();
+  for (const m of body.matchAll(IDENTIFIER)) ids.add((m[1] ?? m[2])!.toLowerCase());
+  return ids;
+}
+
+/** What a cached answer of `route` depends on: its collection (lists), else the resources it shows. */
 export function tagsOf(route: string, params: unknown, body: string): string[] {
   const collection = COLLECTION_TAGS[route];
   if (collection && !route.includes(':id')) return [...collection];
-  const tags = idsIn(body);
+  const tags = shownIds(body);
   const id = (params as { id?: unknown } | undefined)?.id;
-  if (typeof id === 'string') tags.push(id.toLowerCase());
-  if (collection) tags.push(...collection);
-  return tags;
+  if (typeof id === 'string') tags.add(id.toLowerCase());
+  return collection ? [...tags, ...collection] : [...tags];
 }
 
 declare module 'fastify' {
