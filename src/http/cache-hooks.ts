@@ -121,7 +121,12 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       }
     } else if (request.cacheToken !== undefined) {
       reply.header('x-cache', 'miss');
-      if (reply.statusCode === 200 && typeof payload === 'string') {
+      // admits() first: finding the tags of a 15 KB answer costs more than the look-up saves.
+      if (
+        reply.statusCode === 200 &&
+        typeof payload === 'string' &&
+        cache.admits(account, request.url, payload.length)
+      ) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/vnd.api+json');
         const tags = tagsOf(request.routeOptions.url ?? '', request.params, payload);
         cache.set(account, request.url, request.cacheToken, { body: payload, contentType }, tags);

@@ -30,6 +30,12 @@ export interface ResponseCache {
   /** The account's generation and the invalidation sequence now: take it before reading. */
   begin(account: string): ReadToken;
   get(account: string, key: string): CachedResponse | undefined;
+  /**
+   * Whether an answer of `bytes` characters for this key would be stored: always while there is
+   * room; when storing it means evicting, only if the key has been asked for more often lately than
+   * the entry it would evict (so random reads over more data than fits do not churn the cache).
+   */
+  admits(account: string, key: string, chars: number): boolean;
   /** Stores unless the account or one of `tags` was invalidated since `token` was taken. */
   set(
     account: string,
@@ -53,6 +59,22 @@ export interface ResponseCache {
  * milliseconds, so this is only reached by a read slower than this many invalidations.
  */
 const RECENT_TAGS = 20_000;
+
+/**
+ * Recent look-ups counted per key (a 32-bit hash), halved every this many look-ups so the counts
+ * follow what is asked for now (the frequency sketch of TinyLFU, without its bloom filters).
+ */
+const FREQUENCY_WINDOW = 100_000;
+
+/** FNV-1a: a key's hash for the look-up counts (a collision only blurs a count). */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
 
 export function createResponseCache(opts: {
   maxBytes: number;
@@ -90,11 +112,28 @@ export function createResponseCache(opts: {
     bytes = 0;
   };
   const generation = (account: string) => epoch + (generations.get(account) ?? 0);
+  const frequency = new Map<number, number>();
+  let lookups = 0;
+  const counted = (full: string) => frequency.get(hash32(full)) ?? 0;
+  const count = (full: string) => {
+    const h = hash32(full);
+    frequency.set(h, (frequency.get(h) ?? 0) + 1);
+    if (++lookups < FREQUENCY_WINDOW) return;
+    lookups = 0;
+    for (const [k, n] of frequency) {
+      if (n > 1) frequency.set(k, n >> 1);
+      else frequency.delete(k);
+    }
+  };
+  const sizeOf = (chars: number, key: string, tagCount: number) =>
+    // Strings are UTF-16 in memory; two bytes a character is the honest bound.
+    chars * 2 + key.length * 2 + 200 + tagCount * 120;
 
   return {
     begin: (account) => ({ generation: generation(account), seq }),
     get(account, key) {
       const full = `${account} ${key}`;
+      count(full);
       const e = entries.get(full);
       if (!enabled || !e) {
         misses++;
@@ -110,12 +149,20 @@ export function createResponseCache(opts: {
       hits++;
       return e;
     },
+    admits(account, key, chars) {
+      if (!enabled) return false;
+      const full = `${account} ${key}`;
+      const size = sizeOf(chars, full, 0);
+      if (size > opts.maxBytes / 8) return false;
+      if (bytes + size <= opts.maxBytes || entries.has(full)) return true;
+      const victim = entries.keys().next().value;
+      return victim === undefined || counted(full) > counted(victim);
+    },
     set(account, key, token, response, tags) {
       if (!enabled || token.generation !== generation(account) || token.seq < floor) return;
       const fullTags = tags.map((t) => `${account} ${t}`);
       for (const t of fullTags) if ((recent.get(t) ?? 0) > token.seq) return;
-      // Strings are UTF-16 in memory; two bytes a character is the honest bound.
-      const size = response.body.length * 2 + key.length * 2 + 200 + fullTags.length * 120;
+      const size = sizeOf(response.body.length, key, fullTags.length);
       if (size > opts.maxBytes / 8) return; // one huge page must not flush the whole cache
       const full = `${account} ${key}`;
       const old = entries.get(full);

@@ -233,4 +233,33 @@ describe('response cache: tags and races (no database)', () => {
     cache.set('acct', '/a', cache.begin('acct'), res, ['unrelated']);
     assert.ok(cache.get('acct', '/a'));
   });
+
+  test('when full, a key asked for less often than the entry it would evict is not admitted', () => {
+    // Room for ten answers of 1,000 characters (2 bytes each plus ~200 of overheads).
+    const cache = createResponseCache({ maxBytes: 22_500, ttlMs: 60_000 });
+    cache.setEnabled(true);
+    const body = { body: 'x'.repeat(1000), contentType: 'application/json' };
+    const store = (key: string) => {
+      const miss = cache.get('acct', key) === undefined;
+      if (miss && cache.admits('acct', key, body.body.length))
+        cache.set('acct', key, cache.begin('acct'), body, []);
+      return miss;
+    };
+    const keys = Array.from({ length: 10 }, (_, i) => `/${i}`);
+    for (const k of keys) store(k);
+    assert.equal(cache.stats().entries, 10, 'while there is room, every answer is stored');
+    // A key read once (as random reads over more data than fits are) would evict /0, read once too.
+    assert.equal(cache.admits('acct', '/new', 1000), false);
+    store('/new');
+    assert.equal(cache.get('acct', '/0')?.body, body.body, 'the older entry stays');
+    // A key read again and again (a hot URL) is admitted over the least recently used entry.
+    for (let i = 0; i < 5; i++) store('/hot');
+    assert.ok(cache.get('acct', '/hot'), 'the hot key is stored');
+    assert.equal(cache.stats().entries, 10);
+    assert.equal(
+      cache.admits('acct', '/x'.repeat(10), 5_000),
+      false,
+      'an answer over an eighth of the cache never',
+    );
+  });
 });

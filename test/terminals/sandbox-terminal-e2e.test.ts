@@ -52,10 +52,12 @@ for (const engine of ENGINES) {
       const available = await eventually(
         async () => {
           const c = await container();
-          return c?.available_for_pickup === true && c;
+          // The carrier refresh (discharge) and the terminal check (availability) are separate
+          // loops: wait for both.
+          return c?.available_for_pickup === true && c.current_status === 'available' && c;
         },
         15_000,
-        'available',
+        'available and discharged',
       );
       assert.equal(available.current_status, 'available');
       assert.ok(available.pickup_lfd);
