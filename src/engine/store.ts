@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, TransportEventsTable } from '../db/schema.ts';
 import { type NewDomainEvent, recordDomainEvents } from '../domain-events/record.ts';
 import { iso } from '../util/iso.ts';
 import {
@@ -14,6 +14,27 @@ import {
 } from './diff.ts';
 import type { CarrierRecord } from './snapshot.ts';
 import { ensureVessels, vesselKey } from './vessels.ts';
+
+/** The columns of a stored transport event the engine compares (not its rendered JSON). */
+const EVENT_COLUMNS = [
+  'id',
+  'account_id',
+  'shipment_id',
+  'container_id',
+  'key',
+  'event',
+  'timestamp',
+  'timestamp_inferred_zone',
+  'timezone',
+  'location_locode',
+  'terminal_id',
+  'vessel_id',
+  'voyage_number',
+  'data_source',
+  'invalidated_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof TransportEventsTable>;
 
 // Reads the stored normalized state of a shipment and writes a diff plan back, inside the
 // caller's transaction. Row types stay here.
@@ -43,7 +64,8 @@ export async function loadStoredState(
     ? await tx
         .selectFrom('transport_events')
         .leftJoin('vessels', 'vessels.id', 'transport_events.vessel_id')
-        .selectAll('transport_events')
+        // Named, not selectAll: the row also stores its rendered JSON (migrations/0043).
+        .select(EVENT_COLUMNS.map((c) => `transport_events.${c}` as const))
         .select(['vessels.imo as vessel_imo', 'vessels.name as vessel_name'])
         .where('transport_events.shipment_id', '=', shipmentId)
         // The terminal's events (terminal-check.ts) are not the carrier's to correct or invalidate.

@@ -1,16 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import { portByLocode, shippingLineByScac } from './data.ts';
 
 // Reference data (ports, shipping lines) lives in this process, not in the database: ~30k ports
 // would be a table to load into every database. Documents assembled in SQL
 // (src/shipments/sql-documents/) therefore carry a marker where a port's or line's value goes, a
-// JSON string `"<nonce>:<kind>:<code>"`, and `expandMarkers` swaps each for the value the
-// JavaScript serializers would write. The nonce is random per process and passed to the statement
-// as a parameter, so stored text (a ref number, a carrier's payload) can never pose as a marker.
+// JSON string `"\u0001<kind>:<code>"` whose first character is a raw U+0001, and `expandMarkers`
+// swaps each for the value the JavaScript serializers would write. JSON text never holds a raw
+// control character (PostgreSQL's to_json and jsonb output escape them all, as JSON requires), so
+// stored text (a ref number, a carrier's payload) can never pose as a marker; and, unlike a
+// per-process nonce, the marker is the same in every process, so documents stored in the database
+// (migrations/0043) can carry it.
 
-export const MARKER_NONCE = randomBytes(12).toString('base64url');
+/** The character that opens a marker (SQL: chr(1)). */
+export const MARKER_START = '\u0001';
 
-const MARKER = new RegExp(`"${MARKER_NONCE}:(pn|pz|pi|pd|ls|ln|lk):([A-Za-z0-9]*)"`, 'g');
+// The control character is the point (see above), hence built from a string.
+const MARKER = new RegExp(`"${MARKER_START}(pn|pz|pi|pd|ls|ln|lk):([A-Za-z0-9]*)"`, 'g');
 
 /** The kinds of marker: what of which reference record replaces it. */
 export type MarkerKind =
@@ -53,6 +57,6 @@ function cached(kind: string, code: string): string {
 
 /** The document text with every marker replaced by its reference value. */
 export function expandMarkers(text: string): string {
-  if (!text.includes(MARKER_NONCE)) return text;
+  if (!text.includes(MARKER_START)) return text;
   return text.replace(MARKER, (_m, kind: string, code: string) => cached(kind, code));
 }

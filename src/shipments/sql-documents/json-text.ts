@@ -5,8 +5,7 @@ import type { MarkerKind } from '../../reference/markers.ts';
 // Builds, once at module load, SQL expressions that produce JSON text: a document is a sequence
 // of constant pieces (keys, punctuation, literal values) and column expressions, glued with one
 // concat() per resource (one allocation, unlike a chain of ||). Members keep the order they are
-// listed in, which is the order of the serializers and the response schemas. `$1` of every
-// statement is the reference marker nonce (src/reference/markers.ts).
+// listed in, which is the order of the serializers and the response schemas.
 
 type Part = { lit: string } | { sql: string };
 
@@ -32,9 +31,12 @@ export const num = (e: string): Json => raw(`coalesce(to_json((${e})::float8)::t
 export const time = (e: string): Json =>
   raw(`coalesce(to_char((${e}) at time zone 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z\\"'), 'null')`);
 
-/** A reference value that expandMarkers fills in (null when `code` is null). One concat() call. */
+/**
+ * A reference value that expandMarkers fills in (null when `code` is null): the JSON string
+ * `"\u0001<kind>:<code>"` (src/reference/markers.ts). One concat() call.
+ */
 export const marker = (kind: MarkerKind, code: string): Json =>
-  raw(`case when (${code}) is null then 'null' else concat('"', $1::text, ':${kind}:', ${code}, '"') end`);
+  raw(`case when (${code}) is null then 'null' else concat('"', chr(1), '${kind}:', ${code}, '"') end`);
 
 /**
  * Where a resource goes decides its members' order: in `data` the response schema orders them (id,
@@ -62,14 +64,25 @@ export function idArray(type: string, form: Form, idsQuery: string): Json {
     || ${quote(`${close}]`)}, '[]')`);
 }
 
-export function obj(members: Array<[string, Json]>): Json {
-  const out: Part[] = [{ lit: '{' }];
+/**
+ * An object's members. A member named SPLICE is an expression that yields members already written
+ * as JSON text (`"a":1,"b":2`, never empty): a piece stored in the row (stored.ts).
+ */
+export type Members = Array<[string, Json]>;
+export const SPLICE = '...';
+
+/** Members without the braces: what a stored piece holds. */
+export function membersOf(members: Members): Json {
+  const out: Part[] = [];
   members.forEach(([key, value], i) => {
-    out.push({ lit: `${i ? ',' : ''}${JSON.stringify(key)}:` }, ...value);
+    const comma = i ? ',' : '';
+    if (key === SPLICE) out.push({ lit: comma }, ...value);
+    else out.push({ lit: `${comma}${JSON.stringify(key)}:` }, ...value);
   });
-  out.push({ lit: '}' });
   return out;
 }
+
+export const obj = (members: Members): Json => [{ lit: '{' }, ...membersOf(members), { lit: '}' }];
 
 const quoteText = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const quote = quoteText;

@@ -1,7 +1,20 @@
-import { type Form, idArray, ident, type Json, lit, marker, num, obj, raw, time, val } from './json-text.ts';
+import {
+  type Form,
+  idArray,
+  ident,
+  type Json,
+  lit,
+  marker,
+  obj,
+  raw,
+  SPLICE,
+  time,
+  val,
+} from './json-text.ts';
+import { stored } from './stored.ts';
 
-// The resources of the hot reads as SQL JSON text, member for member what serializeShipment,
-// serializeContainer and serializeTransportEvent write (../serializer.ts,
+// The resources of the hot reads as SQL JSON text, member for member what serializeShipment and
+// serializeContainer write (the transport event, stored whole, is in stored.ts) (../serializer.ts,
 // ../containers/serializer.ts); test/api/sql-documents.test.ts compares whole documents of both.
 
 const NULL = lit('null');
@@ -22,8 +35,9 @@ function resource(
 }
 
 /**
- * A shipment; `s` is the shipment row, `v` its POD vessel (left joined). Its containers' ids come
- * from the containers_by_shipment index (migrations/0035), in number order.
+ * A shipment; `s` is the shipment row, `v` its POD vessel (left joined). Its own attributes are
+ * stored in the row (stored.ts); its containers' ids come from the containers_by_shipment index
+ * (migrations/0035), in number order.
  */
 export const shipmentJson = (form: Form): Json =>
   resource(
@@ -34,38 +48,12 @@ export const shipmentJson = (form: Form): Json =>
       [
         'attributes',
         obj([
-          ['bill_of_lading_number', val('s.bill_of_lading_number')],
-          ['normalized_number', val('s.normalized_number')],
-          ['ref_numbers', val('s.ref_numbers')],
-          ['tags', val('s.tags')],
-          ['created_at', time('s.created_at')],
-          ['updated_at', time('s.updated_at')],
-          ['port_of_lading_locode', val('s.port_of_lading_locode')],
-          ['port_of_lading_name', marker('pn', 's.port_of_lading_locode')],
-          ['port_of_discharge_locode', val('s.port_of_discharge_locode')],
-          ['port_of_discharge_name', marker('pn', 's.port_of_discharge_locode')],
-          ['destination_locode', val('s.destination_locode')],
-          ['destination_name', marker('pn', 's.destination_locode')],
-          ['transshipment_locodes', val('s.transshipment_locodes')],
-          ['shipping_line_scac', marker('ls', 's.scac')],
-          ['shipping_line_name', marker('ln', 's.scac')],
-          ['shipping_line_short_name', marker('lk', 's.scac')],
-          ['customer_name', val('s.customer_name')],
+          [SPLICE, stored('s', 'attributes_json_1')],
           ['pod_vessel_name', val('v.name')],
           ['pod_vessel_imo', val('v.imo')],
-          ['pod_voyage_number', val('s.pod_voyage_number')],
-          ['pol_etd_at', time('s.pol_etd_at')],
-          ['pol_atd_at', time('s.pol_atd_at')],
-          ['pod_eta_at', time('s.pod_eta_at')],
-          ['pod_original_eta_at', time('s.pod_original_eta_at')],
-          ['pol_original_etd_at', time('s.pol_original_etd_at')],
-          ['destination_original_eta_at', time('s.destination_original_eta_at')],
-          ['pod_ata_at', time('s.pod_ata_at')],
-          ['destination_eta_at', time('s.destination_eta_at')],
-          ['destination_ata_at', time('s.destination_ata_at')],
-          ['pol_timezone', marker('pz', 's.port_of_lading_locode')],
-          ['pod_timezone', marker('pz', 's.port_of_discharge_locode')],
-          ['destination_timezone', marker('pz', 's.destination_locode')],
+          [SPLICE, stored('s', 'attributes_json_2')],
+          // The engine's bookkeeping: moves at every refresh, so it is not stored (no row rendering
+          // per refresh that found nothing new).
           ['line_tracking_last_attempted_at', time('s.line_tracking_last_attempted_at')],
           ['line_tracking_last_succeeded_at', time('s.line_tracking_last_succeeded_at')],
           ['line_tracking_stopped_at', time('s.line_tracking_stopped_at')],
@@ -94,8 +82,6 @@ export const shipmentJson = (form: Form): Json =>
     selfLink(`'/shipments/' || s.id`),
   );
 
-const EQUIPMENT_TYPE = `case c.equipment_type when 'open_top' then 'open top' when 'flat_rack' then 'flat rack' else nullif(c.equipment_type, '') end`;
-
 // The zone of the container's last empty return (its transport events in history order).
 const EMPTY_IN_ZONE = `case when c.empty_terminated_at is not null then (select e.timezone from transport_events e
   where e.account_id = c.account_id and e.container_id = c.id and e.event = 'container.transport.empty_in'
@@ -106,13 +92,7 @@ const EMPTY_IN_ZONE = `case when c.empty_terminated_at is not null then (select 
 const TERMINAL_CHECKED_AT =
   '(select tc.checked_at from container_terminal_checks tc where tc.container_id = c.id)';
 
-// servedStatus (../containers/terminal-attributes.ts): a discharged box the terminal reports on is
-// available or not_available.
-const SERVED_STATUS = `case when c.current_status = 'grounded' and c.availability_known
-  and c.available_for_pickup is not null then case when c.available_for_pickup then 'available'
-  else 'not_available' end else c.current_status end`;
-
-/** A container; `c` is the container row, `s` its shipment. */
+/** A container; `c` is the container row (its own attributes stored in it), `s` its shipment. */
 export const containerJson = (form: Form): Json =>
   resource(
     form,
@@ -122,35 +102,9 @@ export const containerJson = (form: Form): Json =>
       [
         'attributes',
         obj([
-          ['number', val('c.number')],
-          ['ref_numbers', val('c.ref_numbers')],
-          ['equipment_type', val(EQUIPMENT_TYPE)],
-          ['equipment_length', num('c.equipment_length')],
-          ['equipment_height', val('c.equipment_height')],
-          ['iso_equipment_code', val('c.iso_equipment_code')],
-          ['weight_in_lbs', num('c.weight_in_lbs')],
-          ['seal_number', val('c.seal_number')],
-          ['created_at', time('c.created_at')],
-          ['updated_at', time('c.updated_at')],
-          ['pickup_lfd', time('coalesce(c.pickup_lfd_line, c.pickup_lfd_terminal, c.pickup_lfd_rail)')],
-          ['pickup_appointment_at', time('c.pickup_appointment_at')],
-          ['availability_known', val('c.availability_known')],
-          ['available_for_pickup', val('case when c.availability_known then c.available_for_pickup end')],
-          ['pod_arrived_at', time('c.pod_arrived_at')],
-          ['pod_discharged_at', time('c.pod_discharged_at')],
-          ['pod_full_out_at', time('c.pod_full_out_at')],
+          [SPLICE, stored('c', 'attributes_json_1')],
           ['terminal_checked_at', time(TERMINAL_CHECKED_AT)],
-          ['pod_full_out_chassis_number', val('c.pod_full_out_chassis_number')],
-          ['location_at_pod_terminal', val('c.location_at_pod_terminal')],
-          ['final_destination_full_out_at', time('c.final_destination_full_out_at')],
-          ['empty_out_at', time('c.empty_out_at')],
-          ['pol_full_in_at', time('c.pol_full_in_at')],
-          ['pol_vessel_loaded_at', time('c.pol_vessel_loaded_at')],
-          ['pol_vessel_departed_at', time('c.pol_vessel_departed_at')],
-          ['delivered_at', time('c.delivered_at')],
-          ['empty_terminated_at', time('c.empty_terminated_at')],
-          ['holds_at_pod_terminal', raw('c.holds_at_pod_terminal::text')],
-          ['fees_at_pod_terminal', raw('c.fees_at_pod_terminal::text')],
+          [SPLICE, stored('c', 'attributes_json_2')],
           ['pod_timezone', marker('pz', 's.port_of_discharge_locode')],
           ['final_destination_timezone', marker('pz', 's.destination_locode')],
           ['empty_terminated_timezone', val(EMPTY_IN_ZONE)],
@@ -158,21 +112,7 @@ export const containerJson = (form: Form): Json =>
           ['ind_rail_carrier_scac', NULL],
           ['pod_last_tracking_request_at', time('s.line_tracking_last_attempted_at')],
           ['shipment_last_tracking_request_at', time('s.line_tracking_last_attempted_at')],
-          ['pod_rail_loaded_at', time('c.pod_rail_loaded_at')],
-          ['pod_rail_departed_at', time('c.pod_rail_departed_at')],
-          ['ind_eta_at', time('c.ind_eta_at')],
-          ['ind_ata_at', time('c.ind_ata_at')],
-          ['ind_rail_unloaded_at', time('c.ind_rail_unloaded_at')],
-          ['ind_facility_lfd_on', NULL],
-          [
-            'import_deadlines',
-            obj([
-              ['pickup_lfd_terminal', time('c.pickup_lfd_terminal')],
-              ['pickup_lfd_rail', time('c.pickup_lfd_rail')],
-              ['pickup_lfd_line', time('c.pickup_lfd_line')],
-            ]),
-          ],
-          ['current_status', val(SERVED_STATUS)],
+          [SPLICE, stored('c', 'attributes_json_3')],
         ]),
       ],
     ],
@@ -210,37 +150,6 @@ export const containerJson = (form: Form): Json =>
       ],
     ],
     selfLink(`'/containers/' || c.id`),
-  );
-
-/** A transport event; `e` is its row. */
-export const transportEventJson = (form: Form): Json =>
-  resource(
-    form,
-    [
-      ['id', val('e.id::text')],
-      ['type', lit('"transport_event"')],
-      [
-        'attributes',
-        obj([
-          ['event', val('e.event')],
-          ['created_at', time('e.created_at')],
-          ['voyage_number', val('e.voyage_number')],
-          ['timestamp', time('e."timestamp"')],
-          ['timezone', val('e.timezone')],
-          ['location_locode', val('e.location_locode')],
-          ['data_source', val('e.data_source')],
-          ['invalidated_at', time('e.invalidated_at')],
-        ]),
-      ],
-    ],
-    [
-      ['shipment', rel(ident('shipment', 'e.shipment_id', form))],
-      ['container', rel(ident('container', 'e.container_id', form))],
-      ['location', rel(marker(PORT[form], 'e.location_locode'))],
-      ['terminal', rel(ident('terminal', 'e.terminal_id', form))],
-      ['vessel', rel(ident('vessel', 'e.vessel_id', form))],
-    ],
-    selfLink(`'/transport_events/' || e.id`),
   );
 
 /** A vessel (as serializeVessel writes it; only in `included`); `v` is its row. */

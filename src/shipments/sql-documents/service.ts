@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
-import { expandMarkers, MARKER_NONCE } from '../../reference/markers.ts';
+import { expandMarkers } from '../../reference/markers.ts';
 import { portResources, terminalResources } from '../../reference/serializers.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
@@ -35,7 +35,7 @@ export const sqlCovers = (covered: Set<string>, include: Set<string>): boolean =
   [...include].every((i) => covered.has(i));
 
 const row = (db: Database, st: Parameters<Database['queryRow']>[0], accountId: string, rest: unknown[]) =>
-  db.queryRow(st, [MARKER_NONCE, accountId, ...rest]);
+  db.queryRow(st, [accountId, ...rest]);
 
 /** GET /shipments/{id}: `include` is empty or {containers}. */
 export async function shipmentText(

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createAccount } from '../../src/accounts/service.ts';
+import { expandMarkers } from '../../src/reference/markers.ts';
+import { columnsRead, renderFunction, STORED_TABLES } from '../../src/shipments/sql-documents/stored.ts';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
+import { seedShipment } from '../helpers/seed.ts';
+
+// The stored JSON pieces (src/shipments/sql-documents/stored.ts, migrations/0043): the database's
+// trigger functions and their column lists are the ones stored.ts writes (a change there needs a
+// migration: `node scripts/stored-json-sql.ts`), bookkeeping updates render nothing, and text from
+// users or carriers can never pose as a reference marker. test/api/sql-documents.test.ts compares
+// the documents built from them with the serializers'.
+
+for (const engine of ENGINES) {
+  describe(`stored JSON pieces [${engine}]`, () => {
+    let t: TestDatabase;
+    before(async () => {
+      t = await createTestDatabase(engine);
+    });
+    after(async () => {
+      await t.destroy();
+    });
+
+    test("the database's trigger functions and columns are stored.ts's", async () => {
+      for (const table of STORED_TABLES) {
+        const fn = await sql<{
+          prosrc: string;
+        }>`select prosrc from pg_proc where proname = ${table.fn}`.execute(t.db);
+        const body = /\$\$([\s\S]*)\$\$/.exec(renderFunction(table))![1];
+        assert.equal(
+          fn.rows[0]?.prosrc,
+          body,
+          `${table.fn}: write a migration with scripts/stored-json-sql.ts`,
+        );
+        const cols = await sql<{ name: string }>`select a.attname as name from pg_trigger g
+          join pg_attribute a on a.attrelid = g.tgrelid and a.attnum = any(g.tgattr::int2[])
+          where g.tgname = ${`${table.table}_render_json`} order by a.attname`.execute(t.db);
+        assert.deepEqual(
+          cols.rows.map((r) => r.name),
+          columnsRead(table),
+          `${table.table}: the trigger fires on the columns its pieces read`,
+        );
+      }
+    });
+
+    test('an update of bookkeeping columns renders nothing; one of a served column renders', async () => {
+      const { shipmentId } = await seedShipment(t.db, (await account(t)).id);
+      const piece = async () =>
+        (
+          await sql<{
+            p: string;
+          }>`select attributes_json_2 as p from shipments where id = ${shipmentId}`.execute(t.db)
+        ).rows[0]!.p;
+      await sql`update shipments set attributes_json_2 = '"sentinel":1' where id = ${shipmentId}`.execute(
+        t.db,
+      );
+      await sql`update shipments set next_refresh_at = now(), line_tracking_last_attempted_at = now()
+        where id = ${shipmentId}`.execute(t.db);
+      assert.equal(await piece(), '"sentinel":1');
+      await sql`update shipments set pod_eta_at = '2030-01-02T03:04:05.678Z' where id = ${shipmentId}`.execute(
+        t.db,
+      );
+      assert.match(await piece(), /"pod_eta_at":"2030-01-02T03:04:05\.678Z"/);
+    });
+
+    test('text holding the marker character stays text', async () => {
+      const { shipmentId } = await seedShipment(t.db, (await account(t)).id);
+      const forged = `"\u0001pn:USLAX"`;
+      await sql`update shipments set customer_name = ${forged} where id = ${shipmentId}`.execute(t.db);
+      const r = await sql<{
+        p: string;
+      }>`select attributes_json_1 as p from shipments where id = ${shipmentId}`.execute(t.db);
+      const doc = JSON.parse(expandMarkers(`{${r.rows[0]!.p}}`)) as Record<string, unknown>;
+      assert.equal(doc.customer_name, forged);
+      // Real markers in the same piece were filled in (the seeded ports are known).
+      assert.equal(typeof doc.port_of_lading_name, 'string');
+    });
+  });
+}
+
+async function account(t: TestDatabase): Promise<{ id: string }> {
+  return (await createAccount(t.db, 'stored-json')).account;
+}
