@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { API_ENV, type Ctx, goalText, type HttpTarget } from '../lib/context.ts';
 import { perRequest, sampleCpu } from '../lib/cpu.ts';
 import { createBenchDatabase } from '../lib/db.ts';
-import { type LoadSpec, runLoad } from '../lib/load.ts';
+import type { LoadSpec } from '../lib/load.ts';
 import { freePort, type Proc, peakRssMb, resetPeakRss, startNode, waitForHttp } from '../lib/proc.ts';
 import type { ScenarioResult } from '../lib/report.ts';
+import { runWrk } from '../lib/wrk.ts';
 import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
 
 // Reads that look like traffic (issue 15): random ids over an account seeded with
@@ -15,7 +16,8 @@ import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data
 // and their refreshes retried in the background, as no carrier is configured for their lines),
 // once with the response cache off (RESPONSE_CACHE_MB=0) and once as shipped. Ratios divide by a
 // bare node:http hello-world server measured at the start and end of this set. The same reads then
-// run on embedded PGlite. `npm run bench -- --only traffic` runs this set alone.
+// run on embedded PGlite. The load generator is wrk (2 threads, 50 connections: the issue's
+// method, bench/lib/wrk.ts). `npm run bench -- --only traffic` runs this set alone.
 
 /** Goals of issue 15 (ratios to bare node:http, p99, peak RSS). */
 const GOALS = {
@@ -137,7 +139,7 @@ async function trafficLoad(
     resetPeakRss(svc.proc.pid);
     const lookups = await cacheLookups(svc);
     const before = sampleCpu(svc.proc.pid);
-    const { measured, warmup } = await runLoad({
+    const { measured, warmup } = await runWrk({
       url: svc.url,
       path: '/',
       headers: { authorization: `Token ${key}` },
@@ -194,7 +196,7 @@ async function bareBaseline(ctx: Ctx, id: string, name: string): Promise<Scenari
   try {
     await waitForHttp(`http://127.0.0.1:${port}/`, proc);
     const before = sampleCpu(proc.pid);
-    const { measured, warmup } = await runLoad({
+    const { measured, warmup } = await runWrk({
       url: `http://127.0.0.1:${port}`,
       path: '/',
       connections: ctx.cfg.connections,
