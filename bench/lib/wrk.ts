@@ -62,7 +62,12 @@ end
 `;
 }
 
-async function wrk(spec: LoadSpec, durationS: number, idsTxt: string | null, run: string): Promise<LoadSummary> {
+async function wrk(
+  spec: LoadSpec,
+  durationS: number,
+  idsTxt: string | null,
+  run: string,
+): Promise<LoadSummary> {
   const scriptFile = join(tmpdir(), `tracker-wrk-${process.pid}-${run}.lua`);
   writeFileSync(scriptFile, script(spec, idsTxt, run));
   const args = [

@@ -7,8 +7,8 @@ import { createBenchDatabase } from '../lib/db.ts';
 import type { LoadSpec } from '../lib/load.ts';
 import { freePort, type Proc, peakRssMb, resetPeakRss, startNode, waitForHttp } from '../lib/proc.ts';
 import type { ScenarioResult } from '../lib/report.ts';
-import { runWrk } from '../lib/wrk.ts';
 import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
+import { runWrk } from '../lib/wrk.ts';
 
 // Reads that look like traffic (issue 15): random ids over an account seeded with
 // `npm run cli -- seed` (10,000 shipments; 100,000 in large mode), served by the service as
