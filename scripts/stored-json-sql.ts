@@ -4,11 +4,13 @@ import { columnsRead, renderFunction, STORED_TABLES } from '../src/shipments/sql
 // the trigger functions, the triggers, and an update that renders every existing row. A change to
 // stored.ts goes into a new migration made from this output (test/api/stored-json.test.ts fails
 // until the database's functions are the ones stored.ts writes). `--columns` adds the columns too
-// (the first time only: migrations/0043).
+// (the first time only: migrations/0043). Table names after the flags choose tables (all by
+// default).
 
 const withColumns = process.argv.includes('--columns');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const out: string[] = [];
-for (const t of STORED_TABLES) {
+for (const t of STORED_TABLES.filter((x) => only.length === 0 || only.includes(x.table))) {
   if (withColumns)
     out.push(`alter table ${t.table} ${t.pieces.map((p) => `add column ${p.column} text`).join(', ')};`);
   out.push(renderFunction(t));

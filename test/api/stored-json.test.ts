@@ -65,6 +65,42 @@ for (const engine of ENGINES) {
       assert.match(await piece(), /"pod_eta_at":"2030-01-02T03:04:05\.678Z"/);
     });
 
+    test("a container's stored event ids and empty-return zone follow its events, and nothing else", async () => {
+      const seeded = await seedShipment(t.db, (await account(t)).id);
+      const box = seeded.containerIds[0]!;
+      const state = async () =>
+        (
+          await sql<{ ids: string | null; v: string }>`select transport_event_ids_json as ids, xmin::text as v
+            from containers where id = ${box}`.execute(t.db)
+        ).rows[0]!;
+      const listed = (ids: string | null) =>
+        (JSON.parse(ids ?? '[]') as Array<{ id: string }>).map((e) => e.id);
+      const events = seeded.transportEventIds.get(box)!;
+      assert.deepEqual(listed((await state()).ids), events);
+      // An invalidation orders nothing: the container row is not written.
+      const before = await state();
+      await sql`update transport_events set invalidated_at = now() where id = ${events[0]!}`.execute(t.db);
+      assert.equal((await state()).v, before.v);
+      // The first event moved last, then deleted: the array follows.
+      await sql`update transport_events set "timestamp" = '2099-01-01T00:00:00Z' where id = ${events[0]!}`.execute(
+        t.db,
+      );
+      assert.deepEqual(listed((await state()).ids), [...events.slice(1), events[0]!]);
+      // The zone of the last empty return follows its event (the moved one is now the latest).
+      await sql`update transport_events set event = 'container.transport.empty_in', timezone = 'Europe/Oslo'
+        where id = ${events[0]!}`.execute(t.db);
+      const zone = async () =>
+        (
+          await sql<{
+            z: string | null;
+          }>`select empty_in_timezone as z from containers where id = ${box}`.execute(t.db)
+        ).rows[0]!.z;
+      assert.equal(await zone(), 'Europe/Oslo');
+      await sql`delete from transport_events where container_id = ${box}`.execute(t.db);
+      assert.equal(await zone(), null);
+      assert.deepEqual(listed((await state()).ids), []);
+    });
+
     test('text holding the marker character stays text', async () => {
       const { shipmentId } = await seedShipment(t.db, (await account(t)).id);
       const forged = `"\u0001pn:USLAX"`;

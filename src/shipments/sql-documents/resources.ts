@@ -82,15 +82,19 @@ export const shipmentJson = (form: Form): Json =>
     selfLink(`'/shipments/' || s.id`),
   );
 
-// The zone of the container's last empty return (its transport events in history order).
-const EMPTY_IN_ZONE = `case when c.empty_terminated_at is not null then (select e.timezone from transport_events e
-  where e.account_id = c.account_id and e.container_id = c.id and e.event = 'container.transport.empty_in'
-  order by e."timestamp" desc nulls first, e.key desc limit 1) end`;
+// The zone of the container's last empty return, kept from its events (migrations/0044).
+const EMPTY_IN_ZONE = 'case when c.empty_terminated_at is not null then c.empty_in_timezone end';
 
 // The terminal's last check lives beside the container (migrations/0039), so that a check that
 // finds nothing new writes no container row.
 const TERMINAL_CHECKED_AT =
   '(select tc.checked_at from container_terminal_checks tc where tc.container_id = c.id)';
+
+// The container's events as its relationship's identifiers, stored in the row (migrations/0044)
+// as resources in `included` write them (type, id); in `data` identifiers are id-first.
+const INCLUDED_EVENT_IDS = `coalesce(c.transport_event_ids_json, '[]')`;
+const EVENT_IDS = `replace(replace(${INCLUDED_EVENT_IDS}, '{"type":"transport_event","id":"', '{"id":"'),
+  '"}', '","type":"transport_event"}')`;
 
 /** A container; `c` is the container row (its own attributes stored in it), `s` its shipment. */
 export const containerJson = (form: Form): Json =>
@@ -123,14 +127,7 @@ export const containerJson = (form: Form): Json =>
       [
         'transport_events',
         obj([
-          [
-            'data',
-            idArray(
-              'transport_event',
-              form,
-              'select id from transport_events where account_id = c.account_id and container_id = c.id order by "timestamp" nulls last, key',
-            ),
-          ],
+          ['data', raw(form === 'data' ? EVENT_IDS : INCLUDED_EVENT_IDS)],
           [
             'links',
             obj([
@@ -151,24 +148,3 @@ export const containerJson = (form: Form): Json =>
     ],
     selfLink(`'/containers/' || c.id`),
   );
-
-/** A vessel (as serializeVessel writes it; only in `included`); `v` is its row. */
-export const vesselJson: Json = obj([
-  ['id', val('v.id::text')],
-  ['type', lit('"vessel"')],
-  [
-    'attributes',
-    obj([
-      ['name', val('v.name')],
-      ['imo', val('v.imo')],
-      ['mmsi', NULL],
-      ['latitude', NULL],
-      ['longitude', NULL],
-      ['nautical_speed_knots', NULL],
-      ['navigational_heading_degrees', NULL],
-      ['position_timestamp', NULL],
-      ['positions', NULL],
-    ]),
-  ],
-  ['links', selfLink(`'/vessels/' || v.id`)],
-]);

@@ -46,7 +46,7 @@ export async function shipmentText(
 ): Promise<string | undefined> {
   if (!isUuid(id)) return undefined;
   const withContainers = include.has('containers');
-  const r = await row(db, shipmentById, accountId, [id, withContainers]);
+  const r = await row(db, shipmentById(withContainers), accountId, [id]);
   if (!r) return undefined;
   const [data, included] = r as [string, string | null];
   return expandMarkers(
@@ -78,14 +78,12 @@ export async function containerEventsText(
   links: { baseUrl: string; qs: Query; url: string },
 ): Promise<string | undefined> {
   if (!isUuid(id)) return undefined;
-  const r = await row(db, containerEvents, accountId, [
-    id,
-    page.size,
-    pageOffset(page),
-    include.has('location'),
-    include.has('terminal'),
-    include.has('vessel'),
-  ]);
+  const asked = {
+    location: include.has('location'),
+    terminal: include.has('terminal'),
+    vessel: include.has('vessel'),
+  };
+  const r = await row(db, containerEvents(asked), accountId, [id, page.size, pageOffset(page)]);
   const [containerId, data, total, locodes, terminals, vessels] = r as [
     string | null,
     string | null,
@@ -117,7 +115,7 @@ export async function shipmentPageText(
   links: { baseUrl: string; qs: Query },
 ): Promise<string> {
   const withContainers = include.has('containers');
-  const r = await row(db, shipmentPage(sort), accountId, [page.size, pageOffset(page), withContainers]);
+  const r = await row(db, shipmentPage(sort, withContainers, page.size), accountId, [pageOffset(page)]);
   const [data, included, total] = r as [string | null, string | null, number];
   const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
   // After links and meta: where the list's response schema serialiser puts the optional member.
@@ -133,7 +131,7 @@ export async function containerPageText(
   page: Page,
   links: { baseUrl: string; qs: Query },
 ): Promise<string> {
-  const r = await row(db, containerPage(sort), accountId, [page.size, pageOffset(page)]);
+  const r = await row(db, containerPage(sort, page.size), accountId, [pageOffset(page)]);
   const [data, total] = r as [string | null, number];
   const l = pageLinks(links.baseUrl, '/containers', links.qs, page, total);
   return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}}`);

@@ -205,7 +205,37 @@ export const TRANSPORT_EVENTS: StoredTable = {
   pieces: [{ column: 'resource_json', members: (e) => [[SPLICE, transportEventJson(e)]] }],
 };
 
-export const STORED_TABLES = [SHIPMENTS, CONTAINERS, TRANSPORT_EVENTS];
+const NULL = lit('null');
+
+/** A vessel (as serializeVessel writes it; only in `included`): its own row only, stored whole. */
+const vesselJson = (v: string): Json =>
+  obj([
+    ['id', val(`${v}.id::text`)],
+    ['type', lit('"vessel"')],
+    [
+      'attributes',
+      obj([
+        ['name', val(`${v}.name`)],
+        ['imo', val(`${v}.imo`)],
+        ['mmsi', NULL],
+        ['latitude', NULL],
+        ['longitude', NULL],
+        ['nautical_speed_knots', NULL],
+        ['navigational_heading_degrees', NULL],
+        ['position_timestamp', NULL],
+        ['positions', NULL],
+      ]),
+    ],
+    ['links', selfLink(`'/vessels/' || ${v}.id`)],
+  ]);
+
+export const VESSELS: StoredTable = {
+  table: 'vessels',
+  fn: 'render_vessel_json',
+  pieces: [{ column: 'resource_json', members: (v) => [[SPLICE, vesselJson(v)]] }],
+};
+
+export const STORED_TABLES = [SHIPMENTS, CONTAINERS, TRANSPORT_EVENTS, VESSELS];
 
 /** A stored piece as read (`t` the row's alias): raw JSON members to splice into an object. */
 export const stored = (t: string, column: string): Json => raw(`${t}.${column}`);
