@@ -51,15 +51,14 @@ export function pageLinks(
   total: number,
 ): ListLinks {
   const lastPage = lastPageNumber(page, total);
-  const url = (n: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) {
-      if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, v);
-    }
-    params.set('page[number]', String(n));
-    params.set('page[size]', String(page.size));
-    return `${baseUrl}${API_PREFIX}${path}?${params.toString()}`;
-  };
+  // The other parameters are encoded once (a hot list builds up to six links).
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, v);
+  }
+  const rest = params.toString();
+  const head = `${baseUrl}${API_PREFIX}${path}?${rest ? `${rest}&` : ''}page%5Bnumber%5D=`;
+  const url = (n: number) => `${head}${n}&page%5Bsize%5D=${page.size}`;
   const links: ListLinks = {
     self: url(page.number),
     current: url(page.number),
