@@ -18,7 +18,8 @@ import {
 // into the row itself by a BEFORE INSERT OR UPDATE trigger (migrations/0043), so that a read
 // concatenates stored text instead of formatting ~30 timestamps per container again on every
 // request (to_char is about 1 µs each). What depends on other rows (the vessel's name, the
-// shipment's ports for a container, the events' ids, the terminal's last check) and the engine's
+// shipment's ports for a container, the terminal's last check; the events' ids and last empty-return
+// zone are kept in the container by migrations/0044) and the engine's
 // bookkeeping (line-tracking attempt times, which move at every refresh) stays in the read
 // statements (resources.ts). The triggers fire only on updates that set a column their pieces read.
 //
