@@ -62,5 +62,14 @@ create trigger transport_events_facts_upd after update on transport_events
   referencing old table as old_rows new table as new_rows
   for each statement execute function render_container_event_facts();
 
+-- Both columns change only with the container's events, whose own notification on the change feed
+-- (0037) names the container and its shipment: for the container's trigger they are bookkeeping,
+-- so keeping them sends no second notification.
+drop trigger containers_changes_upd on containers;
+create trigger containers_changes_upd after update on containers
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function
+  notify_resource_changes('{transport_event_ids_json,empty_in_timezone}', 'id', 'shipment_id');
+
 update containers c set transport_event_ids_json = container_transport_event_ids_json(c.id),
   empty_in_timezone = container_empty_in_timezone(c.id);
