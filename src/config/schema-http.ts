@@ -1,6 +1,10 @@
 // Configuration of the API process: listening, database, request limits, rate limits, response cache.
+import { availableParallelism } from 'node:os';
 import { parseTrustProxy } from '../util/trust-proxy.ts';
 import { custom, integer, oneOf, text } from './setting.ts';
+
+/** Twice the cores plus one, the usual size for a database on the same machine (at least 4). */
+const DEFAULT_POOL_SIZE = Math.max(4, 2 * availableParallelism() + 1);
 
 export const HTTP_SCHEMA = {
   PORT: integer(3000, 'HTTP port of the API.', { min: 0, max: 65535 }),
@@ -22,7 +26,12 @@ export const HTTP_SCHEMA = {
         ? env[name]!.trim()
         : null,
   ),
-  DB_POOL_SIZE: integer(10, 'Connections per process to PostgreSQL.', { min: 1, max: 1000 }),
+  DB_POOL_SIZE: custom(
+    'integer 1..1000',
+    '2 × CPU cores + 1, at least 4',
+    'Connections per process to PostgreSQL. The default fits a database on the same machine (on 2 cores, 5 connections served 1.3-1.6× the reads of 10: docs/benchmarks.md); for a server with more cores elsewhere, raise it.',
+    ({ name, read }) => read.int(name, DEFAULT_POOL_SIZE, 1, 1000, name),
+  ),
   EMBEDDED_DB_PORT: integer(
     0,
     'Loopback port on which the server serves its embedded database to the CLI and psql (`npm run cli -- db url`); 0 = any free port, recorded in DATA_DIR.',
