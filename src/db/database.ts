@@ -22,6 +22,8 @@ export interface Database {
    * PostgreSQL the statement is named, so each connection parses and plans it once.
    */
   queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;
+  /** Every row of one statement, as queryRow answers one (a page answered a row per resource). */
+  queryRows(statement: Statement, values: unknown[]): Promise<unknown[][]>;
   /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   /**
@@ -80,6 +82,16 @@ export async function openPostgres(
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: opts.namedStatements === false ? pool : preparing(pool) }),
   });
+  const queryRows: Database['queryRows'] = async (statement, values) => {
+    const named = opts.namedStatements !== false;
+    const r = await pool.query({
+      ...(named ? { name: statement.name } : {}),
+      text: statement.text,
+      values,
+      rowMode: 'array',
+    });
+    return r.rows as unknown[][];
+  };
   return {
     db,
     engine: 'postgres',
@@ -95,16 +107,8 @@ export async function openPostgres(
         client.release();
       }
     },
-    async queryRow(statement, values) {
-      const named = opts.namedStatements !== false;
-      const r = await pool.query({
-        ...(named ? { name: statement.name } : {}),
-        text: statement.text,
-        values,
-        rowMode: 'array',
-      });
-      return r.rows[0] as unknown[] | undefined;
-    },
+    queryRow: async (statement, values) => (await queryRows(statement, values))[0],
+    queryRows,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channels, handlers) => listenPostgres(url, channels, handlers, log),
     close: () => db.destroy(),
@@ -248,6 +252,15 @@ export async function openPglite(
   const db = new Kysely<DB>({ dialect: serialised });
   const prepared = new Set<string>();
   let waiting = 0;
+  const queryRows: Database['queryRows'] = async (statement, values) => {
+    // Through the gate like every other use of the one session (see withMutex).
+    const unlock = await gate.acquire();
+    try {
+      return await executePrepared(pglite, prepared, statement, values);
+    } finally {
+      unlock();
+    }
+  };
   return {
     db,
     engine: 'pglite',
@@ -265,15 +278,8 @@ export async function openPglite(
         }
       });
     },
-    async queryRow(statement, values) {
-      // Through the gate like every other use of the one session (see withMutex).
-      const unlock = await gate.acquire();
-      try {
-        return await executePrepared(pglite, prepared, statement, values);
-      } finally {
-        unlock();
-      }
-    },
+    queryRow: async (statement, values) => (await queryRows(statement, values))[0],
+    queryRows,
     poolStats: () => ({ total: 1, idle: waiting > 0 ? 0 : 1, waiting: 0 }),
     async listen(channels, handlers) {
       // Through the mutex, so LISTEN never lands inside another caller's open transaction.
@@ -304,7 +310,7 @@ async function executePrepared(
   prepared: Set<string>,
   statement: Statement,
   values: unknown[],
-): Promise<unknown[] | undefined> {
+): Promise<unknown[][]> {
   const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
   const run = async () => {
     if (!prepared.has(statement.name)) {
@@ -318,7 +324,7 @@ async function executePrepared(
         rowMode: 'array',
       },
     );
-    return r.rows[0];
+    return r.rows;
   };
   try {
     return await run();

@@ -98,6 +98,8 @@ export const containerEvents = (inc: EventIncludes): Statement =>
 // The page size is written into a list's text too: with `limit $n` the generic plan expects a
 // tenth of the account's rows and joins them by hash (68 ms a page of 30 at 10,000 shipments), so
 // every execution was planned again (~4 ms of a ~6 ms page). Sizes are 1-100 (page[size] is capped).
+// A page answers a row per shipment (one ~15 KB text each, not one ~440 KB text: texts that large
+// are allocated in the process's old generation and only a full collection frees them).
 const byShipmentPage = variants((key: string) => {
   const [column, desc, containers, size] = key.split(':');
   const dir = desc === 'true' ? 'desc' : 'asc';
@@ -105,23 +107,20 @@ const byShipmentPage = variants((key: string) => {
   return statement(
     `shipments_${column}_${dir}_${size}${containers === 'true' ? '_containers' : ''}`,
     `with page as (select s.id from shipments s where s.account_id = $1 order by ${order} limit ${Number(size)} offset $2)
-      select (select string_agg(${SHIPMENT}, ',' order by ${order})
-          from page p join shipments s on s.id = p.id left join vessels v on v.id = s.pod_vessel_id),
-        ${
-          containers === 'true'
-            ? `coalesce((select string_agg(${INCLUDED_CONTAINER}, ',' order by c.shipment_id, c.number)
-          from page p join containers c on c.shipment_id = p.id join shipments s on s.id = c.shipment_id
-          where c.account_id = $1), '')`
-            : 'null::text'
-        },
-        coalesce((select shipments from account_shipment_counts where account_id = $1), 0)`,
+      select t.total, r.id, r.shipment, r.containers
+      from (select coalesce((select shipments from account_shipment_counts where account_id = $1), 0) as total) t
+      left join lateral (
+        select s.id, s.${column} as k, ${SHIPMENT} as shipment,
+          ${containers === 'true' ? `coalesce((${CONTAINERS_OF_S}), '')` : 'null::text'} as containers
+        from page p join shipments s on s.id = p.id left join vessels v on v.id = s.pod_vessel_id) r on true
+      order by r.k ${dir}, r.id ${dir}`,
   );
 });
 
 /**
- * A page of `size` of the account's shipments, unfiltered. $2 offset: [shipments, containers
- * (with them, else null), total]. The containers follow the shipments' ids, then numbers (as the
- * JavaScript path includes them). The total is the account's maintained count (migrations/0036),
+ * A page of `size` of the account's shipments, unfiltered. $2 offset: a row per shipment in the
+ * page's order, [total, id, shipment, its containers (with them, else null)]; an empty page is one
+ * row [total, null, null, null]. The total is the account's maintained count (migrations/0036),
  * not a count of its rows.
  */
 export const shipmentPage = (sort: TimeSort, withContainers: boolean, size: number): Statement =>

@@ -115,12 +115,26 @@ export async function shipmentPageText(
   links: { baseUrl: string; qs: Query },
 ): Promise<string> {
   const withContainers = include.has('containers');
-  const r = await row(db, shipmentPage(sort, withContainers, page.size), accountId, [pageOffset(page)]);
-  const [data, included, total] = r as [string | null, string | null, number];
+  const rows = (await db.queryRows(shipmentPage(sort, withContainers, page.size), [
+    accountId,
+    pageOffset(page),
+  ])) as Array<[number, string | null, string | null, string | null]>;
+  const total = rows[0]?.[0] ?? 0;
+  const shipments = rows.filter((r) => r[1] !== null);
   const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
   // After links and meta: where the list's response schema serialiser puts the optional member.
-  const inc = withContainers ? `,"included":[${included ?? ''}]` : '';
-  return expandMarkers(`{"data":[${data ?? ''}],${tail(l, page, total)}${inc}}`);
+  // The containers follow their shipments' ids (uuid order is the order of their text), then their
+  // numbers, as the JavaScript path includes them.
+  const inc = withContainers
+    ? `,"included":[${[...shipments]
+        .sort((a, b) => (a[1]! < b[1]! ? -1 : 1))
+        .map((r) => r[3])
+        .filter(Boolean)
+        .map((c) => expandMarkers(c!))
+        .join(',')}]`
+    : '';
+  const data = shipments.map((r) => expandMarkers(r[2]!)).join(',');
+  return `{"data":[${data}],${tail(l, page, total)}${inc}}`;
 }
 
 /** GET /containers, unfiltered, without includes. */
