@@ -17,35 +17,32 @@ const CONTAINERS_OF_S = `select string_agg(${INCLUDED_CONTAINER}, ',' order by c
   from containers c where c.account_id = s.account_id and c.shipment_id = s.id`;
 
 /**
- * Statements made on first use, one per variant: a variant's flags (with containers, which
- * includes) are written into its text rather than passed as parameters. With a boolean parameter
+ * Statements made on first use, one per variant (`key`): a variant's flags (with containers,
+ * which includes) are written into its text rather than passed as parameters. With a boolean parameter
  * the generic plan carries the cost of every branch, so PostgreSQL kept choosing custom plans and
  * planned the whole statement again at every execution (~290 µs of a ~430 µs shipment read, with
  * the containers left out); one text per variant gets its generic plan after five executions.
  */
-function variants<K extends string>(make: (key: K) => Statement): (key: K) => Statement {
-  const made = new Map<K, Statement>();
-  return (key) => {
-    let st = made.get(key);
-    if (!st) {
-      st = make(key);
-      made.set(key, st);
-    }
-    return st;
-  };
+const made = new Map<string, Statement>();
+function variant(key: string, make: () => Statement): Statement {
+  let st = made.get(key);
+  if (!st) {
+    st = make();
+    made.set(key, st);
+  }
+  return st;
 }
 
-const byShipment = variants((withContainers: 'true' | 'false') =>
-  statement(
-    withContainers === 'true' ? 'shipment_containers' : 'shipment',
-    `select ${SHIPMENT}${withContainers === 'true' ? `, coalesce((${CONTAINERS_OF_S}), '')` : ''}
+/** $2 shipment id: [shipment, containers (with them)]. */
+export const shipmentById = (withContainers: boolean): Statement =>
+  variant(`shipment:${withContainers}`, () =>
+    statement(
+      withContainers ? 'shipment_containers' : 'shipment',
+      `select ${SHIPMENT}${withContainers ? `, coalesce((${CONTAINERS_OF_S}), '')` : ''}
   from shipments s left join vessels v on v.id = s.pod_vessel_id
   where s.account_id = $1 and s.id = $2`,
-  ),
-);
-
-/** $2 shipment id: [shipment, containers (with them)]. */
-export const shipmentById = (withContainers: boolean): Statement => byShipment(`${withContainers}`);
+    ),
+  );
 
 /** $2 container id: [container]. */
 export const containerById: Statement = statement(
@@ -61,12 +58,19 @@ export interface EventIncludes {
   vessel: boolean;
 }
 
-const byEvents = variants((key: string) => {
-  const [location, terminal, vessel] = key.split(',').map((f) => f === '1');
+/**
+ * $2 container id, $3 limit, $4 offset: [container id or null when not the account's, the page's
+ * events, how many the container has, then with the includes asked for (else null) the events'
+ * locodes and terminal ids in event order (JSON arrays; the ports and terminals are reference
+ * data, serialised in the process), the vessels they name in first-named order].
+ */
+export const containerEvents = ({ location, terminal, vessel }: EventIncludes): Statement => {
+  const key = [location, terminal, vessel].map((b) => (b ? '1' : '0')).join('');
   const none = 'null::text';
-  return statement(
-    `container_events_${key.replaceAll(',', '')}`,
-    `with page as (
+  return variant(`events:${key}`, () =>
+    statement(
+      `container_events_${key}`,
+      `with page as (
     select resource_json, location_locode, terminal_id, vessel_id,
       row_number() over (order by "timestamp" nulls last, key) as pos
     from transport_events where account_id = $1 and container_id = $2
@@ -83,39 +87,15 @@ const byEvents = variants((key: string) => {
       join vessels v on v.id = p.vessel_id)`
         : none
     }`,
+    ),
   );
-});
-
-/**
- * $2 container id, $3 limit, $4 offset: [container id or null when not the account's, the page's
- * events, how many the container has, then with the includes asked for (else null) the events'
- * locodes and terminal ids in event order (JSON arrays; the ports and terminals are reference
- * data, serialised in the process), the vessels they name in first-named order].
- */
-export const containerEvents = (inc: EventIncludes): Statement =>
-  byEvents([inc.location, inc.terminal, inc.vessel].map((b) => (b ? '1' : '0')).join(','));
+};
 
 // The page size is written into a list's text too: with `limit $n` the generic plan expects a
 // tenth of the account's rows and joins them by hash (68 ms a page of 30 at 10,000 shipments), so
-// every execution was planned again (~4 ms of a ~6 ms page). Sizes are 1-100 (page[size] is capped).
-// A page answers a row per shipment (one ~15 KB text each, not one ~440 KB text: texts that large
-// are allocated in the process's old generation and only a full collection frees them).
-const byShipmentPage = variants((key: string) => {
-  const [column, desc, containers, size] = key.split(':');
-  const dir = desc === 'true' ? 'desc' : 'asc';
-  const order = `s.${column} ${dir}, s.id ${dir}`;
-  return statement(
-    `shipments_${column}_${dir}_${size}${containers === 'true' ? '_containers' : ''}`,
-    `with page as (select s.id from shipments s where s.account_id = $1 order by ${order} limit ${Number(size)} offset $2)
-      select t.total, r.id, r.shipment, r.containers
-      from (select coalesce((select shipments from account_shipment_counts where account_id = $1), 0) as total) t
-      left join lateral (
-        select s.id, s.${column} as k, ${SHIPMENT} as shipment,
-          ${containers === 'true' ? `coalesce((${CONTAINERS_OF_S}), '')` : 'null::text'} as containers
-        from page p join shipments s on s.id = p.id left join vessels v on v.id = s.pod_vessel_id) r on true
-      order by r.k ${dir}, r.id ${dir}`,
-  );
-});
+// PostgreSQL planned every execution instead. Sizes are 1-100 (page[size] is capped). A page
+// answers a row per shipment (one ~15 KB text each, not one ~440 KB text: texts that large are
+// allocated in the process's old generation and only a full collection frees them).
 
 /**
  * A page of `size` of the account's shipments, unfiltered. $2 offset: a row per shipment in the
@@ -123,8 +103,23 @@ const byShipmentPage = variants((key: string) => {
  * row [total, null, null, null]. The total is the account's maintained count (migrations/0036),
  * not a count of its rows.
  */
-export const shipmentPage = (sort: TimeSort, withContainers: boolean, size: number): Statement =>
-  byShipmentPage(`${sort.column}:${sort.desc}:${withContainers}:${pageSize(size)}`);
+export function shipmentPage(sort: TimeSort, withContainers: boolean, size: number): Statement {
+  const dir = sort.desc ? 'desc' : 'asc';
+  const order = `s.${sort.column} ${dir}, s.id ${dir}`;
+  return variant(`shipments:${sort.column}:${dir}:${withContainers}:${pageSize(size)}`, () =>
+    statement(
+      `shipments_${sort.column}_${dir}_${size}${withContainers ? '_containers' : ''}`,
+      `with page as (select s.id from shipments s where s.account_id = $1 order by ${order} limit ${size} offset $2)
+      select t.total, r.id, r.shipment, r.containers
+      from (select coalesce((select shipments from account_shipment_counts where account_id = $1), 0) as total) t
+      left join lateral (
+        select s.id, s.${sort.column} as k, ${SHIPMENT} as shipment,
+          ${withContainers ? `coalesce((${CONTAINERS_OF_S}), '')` : 'null::text'} as containers
+        from page p join shipments s on s.id = p.id left join vessels v on v.id = s.pod_vessel_id) r on true
+      order by r.k ${dir}, r.id ${dir}`,
+    ),
+  );
+}
 
 /** A page size as written into a statement: the HTTP layer's 1-100, never anything else. */
 function pageSize(size: number): number {
@@ -132,22 +127,20 @@ function pageSize(size: number): number {
   return size;
 }
 
-const byContainerPage = variants((key: string) => {
-  const [column, desc, size] = key.split(':');
-  const dir = desc === 'true' ? 'desc' : 'asc';
-  const order = `c.${column} ${dir}, c.id ${dir}`;
-  return statement(
-    `containers_${column}_${dir}_${size}`,
-    `with page as (select c.id from containers c where c.account_id = $1 order by ${order} limit ${Number(size)} offset $2)
-      select (select string_agg(${CONTAINER}, ',' order by ${order})
-          from page p join containers c on c.id = p.id join shipments s on s.id = c.shipment_id),
-        coalesce((select containers from account_shipment_counts where account_id = $1), 0)`,
-  );
-});
-
 /**
  * A page of `size` of the account's containers, unfiltered, without includes. $2 offset:
  * [containers, total] (the account's maintained count, migrations/0036).
  */
-export const containerPage = (sort: TimeSort, size: number): Statement =>
-  byContainerPage(`${sort.column}:${sort.desc}:${pageSize(size)}`);
+export function containerPage(sort: TimeSort, size: number): Statement {
+  const dir = sort.desc ? 'desc' : 'asc';
+  const order = `c.${sort.column} ${dir}, c.id ${dir}`;
+  return variant(`containers:${sort.column}:${dir}:${pageSize(size)}`, () =>
+    statement(
+      `containers_${sort.column}_${dir}_${size}`,
+      `with page as (select c.id from containers c where c.account_id = $1 order by ${order} limit ${size} offset $2)
+      select (select string_agg(${CONTAINER}, ',' order by ${order})
+          from page p join containers c on c.id = p.id join shipments s on s.id = c.shipment_id),
+        coalesce((select containers from account_shipment_counts where account_id = $1), 0)`,
+    ),
+  );
+}
