@@ -65,18 +65,23 @@ for (const engine of ENGINES) {
       assert.match(await piece(), /"pod_eta_at":"2030-01-02T03:04:05\.678Z"/);
     });
 
-    test("a container's stored event ids and empty-return zone follow its events, and nothing else", async () => {
+    test("a container's stored event ids, event count and empty-return zone follow its events, and nothing else", async () => {
       const seeded = await seedShipment(t.db, (await account(t)).id);
       const box = seeded.containerIds[0]!;
       const state = async () =>
         (
-          await sql<{ ids: string | null; v: string }>`select transport_event_ids_json as ids, xmin::text as v
+          await sql<{
+            ids: string | null;
+            n: number;
+            v: string;
+          }>`select transport_event_ids_json as ids, transport_event_count as n, xmin::text as v
             from containers where id = ${box}`.execute(t.db)
         ).rows[0]!;
       const listed = (ids: string | null) =>
         (JSON.parse(ids ?? '[]') as Array<{ id: string }>).map((e) => e.id);
       const events = seeded.transportEventIds.get(box)!;
       assert.deepEqual(listed((await state()).ids), events);
+      assert.equal((await state()).n, events.length);
       // An invalidation orders nothing: the container row is not written.
       const before = await state();
       await sql`update transport_events set invalidated_at = now() where id = ${events[0]!}`.execute(t.db);
@@ -99,6 +104,7 @@ for (const engine of ENGINES) {
       await sql`delete from transport_events where container_id = ${box}`.execute(t.db);
       assert.equal(await zone(), null);
       assert.deepEqual(listed((await state()).ids), []);
+      assert.equal((await state()).n, 0);
     });
 
     test('text holding the marker character stays text', async () => {

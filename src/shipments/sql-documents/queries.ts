@@ -59,34 +59,39 @@ export interface EventIncludes {
 }
 
 /**
- * $2 container id, $3 limit, $4 offset: [container id or null when not the account's, the page's
- * events, how many the container has, then with the includes asked for (else null) the events'
- * locodes and terminal ids in event order (JSON arrays; the ports and terminals are reference
- * data, serialised in the process), the vessels they name in first-named order].
+ * $2 container id, $3 limit, $4 offset: no row when the container is not the account's, else
+ * [container id, the page's events, how many the container has, then with the includes asked for
+ * (else null) the events' locodes and terminal ids in event order (JSON arrays; the ports and
+ * terminals are reference data, serialised in the process), the vessels they name in first-named
+ * order]. The page's rows are read once, into one aggregate; the count is the container's
+ * (migrations/0046). A CTE scanned once per output column, and a count of the container's events,
+ * took a third of the statement's time.
  */
 export const containerEvents = ({ location, terminal, vessel }: EventIncludes): Statement => {
   const key = [location, terminal, vessel].map((b) => (b ? '1' : '0')).join('');
+  const order = '"timestamp" nulls last, key';
   const none = 'null::text';
   return variant(`events:${key}`, () =>
     statement(
       `container_events_${key}`,
       `with page as (
-    select resource_json, location_locode, terminal_id, vessel_id,
-      row_number() over (order by "timestamp" nulls last, key) as pos
+    select resource_json, location_locode, terminal_id, vessel_id, "timestamp", key
     from transport_events where account_id = $1 and container_id = $2
-    order by "timestamp" nulls last, key limit $3 offset $4)
-  select (select c.id::text from containers c where c.account_id = $1 and c.id = $2),
-    (select string_agg(e.resource_json, ',' order by e.pos) from page e),
-    (select count(*)::int from transport_events where account_id = $1 and container_id = $2),
-    ${location ? '(select to_json(array(select location_locode from page order by pos))::text)' : none},
-    ${terminal ? '(select to_json(array(select terminal_id from page order by pos))::text)' : none},
+    order by ${order} limit $3 offset $4),
+  agg as (select string_agg(resource_json, ',' order by ${order}) as data${
+    location ? `, to_json(array_agg(location_locode order by ${order}))::text as locodes` : ''
+  }${terminal ? `, to_json(array_agg(terminal_id order by ${order}))::text as terminals` : ''}${
+    vessel ? `, array_agg(vessel_id order by ${order}) as vessels` : ''
+  } from page)
+  select c.id::text, a.data, c.transport_event_count,
+    ${location ? 'a.locodes' : none}, ${terminal ? 'a.terminals' : none},
     ${
       vessel
-        ? `(select string_agg(v.resource_json, ',' order by p.first) from (
-      select vessel_id, min(pos) as first from page where vessel_id is not null group by vessel_id) p
-      join vessels v on v.id = p.vessel_id)`
+        ? `(select string_agg(v.resource_json, ',' order by array_position(a.vessels, v.id))
+      from vessels v where v.id = any(a.vessels))`
         : none
-    }`,
+    }
+  from containers c, agg a where c.account_id = $1 and c.id = $2`,
     ),
   );
 };

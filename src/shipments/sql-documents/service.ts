@@ -84,25 +84,50 @@ export async function containerEventsText(
     vessel: include.has('vessel'),
   };
   const r = await row(db, containerEvents(asked), accountId, [id, page.size, pageOffset(page)]);
+  if (!r) return undefined;
   const [containerId, data, total, locodes, terminals, vessels] = r as [
-    string | null,
+    string,
     string | null,
     number,
     string | null,
     string | null,
     string | null,
   ];
-  if (!containerId) return undefined;
   const l = pageLinks(links.baseUrl, `/containers/${containerId}/transport_events`, links.qs, page, total);
   // self: this URL as asked; current: the same list from its first page (interface spec 4.2).
   const all: ListLinks = { ...l, self: `${links.baseUrl}${links.url}`, current: l.first };
   // The JavaScript path's order: locations, terminals, then vessels, each once, as first named.
   const included: string[] = [];
-  if (locodes) for (const p of portResources(JSON.parse(locodes))) included.push(JSON.stringify(p));
-  if (terminals) for (const t of terminalResources(JSON.parse(terminals))) included.push(JSON.stringify(t));
+  if (locodes) included.push(...referenceJson('port', JSON.parse(locodes), portResources));
+  if (terminals) included.push(...referenceJson('terminal', JSON.parse(terminals), terminalResources));
   if (vessels) included.push(vessels);
   const inc = include.size ? `,"included":[${included.join(',')}]` : '';
   return expandMarkers(`{"data":[${data ?? ''}],${tail(all, page, total)}${inc}}`);
+}
+
+// Ports and terminals are reference data, fixed for the life of the process: each resource is
+// serialised once (a page of events names a handful, and the same ones again and again).
+const referenceTexts = new Map<string, string | null>();
+
+/** The resources of `codes` (each once, in first-named order, unknown ones skipped) as JSON text. */
+function referenceJson(
+  kind: string,
+  codes: Array<string | null>,
+  resources: (codes: string[]) => unknown[],
+): string[] {
+  const out: string[] = [];
+  for (const code of new Set(codes)) {
+    if (!code) continue;
+    const key = `${kind}:${code}`;
+    let text = referenceTexts.get(key);
+    if (text === undefined) {
+      const [r] = resources([code]);
+      text = r ? JSON.stringify(r) : null;
+      if (referenceTexts.size < 20_000) referenceTexts.set(key, text);
+    }
+    if (text) out.push(text);
+  }
+  return out;
 }
 
 /** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
