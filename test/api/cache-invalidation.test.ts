@@ -98,10 +98,27 @@ for (const engine of ENGINES) {
     });
 
     test('writes that change no served value drop nothing (a refresh that found nothing new)', async () => {
-      for (const p of [shipment(a), container(a), `/v2/containers/${a.containerIds[0]}/transport_events`]) {
+      const db = t.database.db;
+      const request = await db
+        .selectFrom('tracking_requests')
+        .select('id')
+        .where('shipment_id', '=', a.shipmentId)
+        .executeTakeFirstOrThrow();
+      const requestPath = `/v2/tracking_requests/${request.id}`;
+      for (const p of [
+        shipment(a),
+        container(a),
+        `/v2/containers/${a.containerIds[0]}/transport_events`,
+        requestPath,
+      ]) {
         await warm(t, p);
       }
-      const db = t.database.db;
+      // A worker's claim of the tracking request: its lease only.
+      await db
+        .updateTable('tracking_requests')
+        .set({ lease_owner: 'worker-x', lease_expires_at: new Date(Date.now() + 60_000) })
+        .where('id', '=', request.id)
+        .execute();
       // What a quiet refresh writes: the lease, the next refresh time, the attempt times.
       await db
         .updateTable('shipments')
@@ -129,6 +146,14 @@ for (const engine of ENGINES) {
       assert.equal(await hit(t, shipment(a)), 'hit');
       assert.equal(await hit(t, container(a)), 'hit');
       assert.equal(await hit(t, `/v2/containers/${a.containerIds[0]}/transport_events`), 'hit');
+      assert.equal(await hit(t, requestPath), 'hit', 'a claim is not a change');
+      // What the attempt then writes is.
+      await db
+        .updateTable('tracking_requests')
+        .set({ lease_owner: null, lease_expires_at: null, failed_reason: 'shipping_line_unreachable' })
+        .where('id', '=', request.id)
+        .execute();
+      await until(async () => (await hit(t, requestPath)) === 'miss', 'the attempt drops the request');
     });
 
     test("a list is dropped by a create in its account, not by another account's", async () => {
