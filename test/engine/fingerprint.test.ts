@@ -269,5 +269,45 @@ for (const engine of ENGINES) {
         .where('id', '=', id)
         .execute();
     });
+
+    test('an attempt that must retry writes one statement, and only under its lease', async () => {
+      // A line with no connection in this registry: every attempt is a temporary failure.
+      const res = await t.request('POST', '/v2/tracking_requests', {
+        body: trBody({ request_type: 'bill_of_lading', request_number: 'ZIMURETRY1', scac: 'ZIMU' }),
+      });
+      assert.equal(res.status, 201, res.text);
+      const id = res.body.data.id as string;
+      const state = () =>
+        db()
+          .selectFrom('tracking_requests')
+          .select(['lease_owner', 'retry_count', 'is_retrying', 'failed_reason', 'next_attempt_at'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+      let [claimed] = await claimDueRequests(db(), owner, 10, 60_000);
+      assert.equal(claimed?.id, id);
+      // Taken over by another worker (our lease expired): nothing is written.
+      await db()
+        .updateTable('tracking_requests')
+        .set({ lease_owner: 'someone-else' })
+        .where('id', '=', id)
+        .execute();
+      await assert.rejects(processTrackingRequest(deps(), claimed!), LeaseLost);
+      assert.equal((await state()).lease_owner, 'someone-else');
+      assert.equal((await state()).is_retrying, false);
+
+      await db()
+        .updateTable('tracking_requests')
+        .set({ lease_owner: null, lease_expires_at: null })
+        .where('id', '=', id)
+        .execute();
+      [claimed] = await claimDueRequests(db(), owner, 10, 60_000);
+      await processTrackingRequest(deps(), claimed!);
+      const after = await state();
+      assert.equal(after.lease_owner, null, 'lease released');
+      assert.equal(after.retry_count, 1);
+      assert.equal(after.is_retrying, true);
+      assert.equal(after.failed_reason, 'shipping_line_unreachable');
+      assert.ok(after.next_attempt_at! > new Date(), 'the next attempt is later');
+    });
   });
 }
