@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 // CPU time spent by processes over a scenario (Linux /proc), to say where a request's cost goes:
 // the server under test, PostgreSQL (every `postgres` process) and the load generator.
@@ -23,6 +24,9 @@ export interface CpuSample {
   /** Per postgres process: backends come and go, so deltas are taken per pid. */
   postgres: Map<string, number>;
   total: number;
+  /** CPU time the hypervisor gave to other guests while this machine's were ready to run. */
+  steal: number;
+  at: number;
 }
 
 /** CPU milliseconds so far of the server (one pid or several), of all postgres processes, and of the whole machine. */
@@ -34,10 +38,25 @@ export function sampleCpu(serverPid: number | number[]): CpuSample {
     if (c?.comm === 'postgres') postgres.set(entry, c.ms);
   }
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
-  // user, nice, system, irq, softirq, steal: busy time of every CPU.
-  const busy = (line[0]! + line[1]! + line[2]! + line[5]! + line[6]! + line[7]!) * TICK_MS;
+  // user, nice, system, irq, softirq: busy time of every CPU (steal, other guests' time, apart).
+  const busy = (line[0]! + line[1]! + line[2]! + line[5]! + line[6]!) * TICK_MS;
   const pids = Array.isArray(serverPid) ? serverPid : [serverPid];
-  return { server: pids.reduce((sum, pid) => sum + (cpuMs(pid)?.ms ?? 0), 0), postgres, total: busy };
+  return {
+    server: pids.reduce((sum, pid) => sum + (cpuMs(pid)?.ms ?? 0), 0),
+    postgres,
+    total: busy,
+    steal: line[7]! * TICK_MS,
+    at: performance.now(),
+  };
+}
+
+/**
+ * The share of the machine's CPU time taken by other guests of the host between two samples
+ * (steal): a run during which the host was busy measures the host, not the service.
+ */
+export function stealShare(a: CpuSample, b: CpuSample): number {
+  const capacity = (b.at - a.at) * cpus().length;
+  return capacity > 0 ? (b.steal - a.steal) / capacity : 0;
 }
 
 /** CPU microseconds per request between two samples. */
