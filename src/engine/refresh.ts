@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { stopShipmentTracking } from '../shipments/queries.ts';
 import { iso } from '../util/iso.ts';
+import { batcher } from '../worker/batch.ts';
 import { lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedShipment } from './claims.ts';
@@ -58,40 +59,12 @@ interface Release {
   nextAt: string;
 }
 
-interface ReleaseBatch {
-  items: Array<Release & { done(updated: boolean): void; fail(err: unknown): void }>;
-  timer: NodeJS.Timeout;
-}
-
-// Unchanged refreshes that finish within a few milliseconds of each other are released together,
-// in one statement (one round trip, one commit): answers arrive one by one, so releasing each
-// on its own turn of the event loop would cost a round trip per refresh. The wait is nothing
-// next to a refresh cadence, and the lease is held a few milliseconds longer.
-const RELEASE_WINDOW_MS = 5;
-const RELEASE_BATCH_MAX = 64;
-const releaseBatches = new WeakMap<EngineDeps, ReleaseBatch>();
-
-function releaseUnchanged(deps: EngineDeps, item: Release): Promise<boolean> {
-  let batch = releaseBatches.get(deps);
-  if (!batch) {
-    const b: ReleaseBatch = { items: [], timer: setTimeout(() => flush(b), RELEASE_WINDOW_MS) };
-    batch = b;
-    releaseBatches.set(deps, b);
-  }
-  const { promise, resolve, reject } = Promise.withResolvers<boolean>();
-  batch.items.push({ ...item, done: resolve, fail: reject });
-  if (batch.items.length >= RELEASE_BATCH_MAX) flush(batch);
-  return promise;
-
-  function flush(b: ReleaseBatch) {
-    clearTimeout(b.timer);
-    if (releaseBatches.get(deps) === b) releaseBatches.delete(deps);
-    void flushReleases(deps, b.items);
-  }
-}
-
-async function flushReleases(deps: EngineDeps, items: ReleaseBatch['items']): Promise<void> {
-  try {
+// Unchanged refreshes that finish within a few milliseconds of each other are released together
+// (worker/batch.ts).
+const releaseUnchanged = batcher<EngineDeps, Release, boolean>({
+  windowMs: 5,
+  max: 64,
+  async flush(deps, items) {
     const r = await sql<{ id: string }>`
       select id from engine_release_unchanged(${deps.owner},
         ${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.rowVersion)}::xid[],
@@ -99,11 +72,9 @@ async function flushReleases(deps: EngineDeps, items: ReleaseBatch['items']): Pr
       deps.db,
     );
     const updated = new Set(r.rows.map((x) => x.id));
-    for (const i of items) i.done(updated.has(i.id));
-  } catch (err) {
-    for (const i of items) i.fail(err);
-  }
-}
+    return items.map((i) => updated.has(i.id));
+  },
+});
 
 /** One refresh of an active shipment. */
 export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipment): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
+import { batcher } from '../worker/batch.ts';
 import { LeaseLost, lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedRequest } from './claims.ts';
@@ -24,25 +25,17 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
   const now = deps.now?.() ?? new Date();
   const decision = decideRequest(tr, result, now, deps.config.worker);
   if (decision.kind === 'retry') {
-    // One write and nothing to record with it: a single statement, guarded by the lease, instead
-    // of a transaction that locks the row first (four round trips). Most attempts end here while
-    // a line is unreachable.
-    const r = await deps.db
-      .updateTable('tracking_requests')
-      .set({
-        lease_owner: null,
-        lease_expires_at: null,
-        last_attempt_at: now,
-        updated_at: sql<Date>`now()`,
-        failed_reason: decision.reason,
-        is_retrying: true,
-        retry_count: decision.retryCount,
-        next_attempt_at: decision.nextAttemptAt,
-      })
-      .where('id', '=', tr.id)
-      .where('lease_owner', '=', deps.owner)
-      .executeTakeFirst();
-    if (r.numUpdatedRows === 0n) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
+    // One write and nothing to record with it, shared with the other retries that finish at the
+    // same time (worker/batch.ts), instead of a transaction of its own that locks the row first
+    // (four round trips and a commit per attempt). Most attempts end here while a line is down.
+    const written = await recordRetry(deps, {
+      id: tr.id,
+      reason: decision.reason,
+      retryCount: decision.retryCount,
+      nextAt: decision.nextAttemptAt.toISOString(),
+      attemptedAt: now.toISOString(),
+    });
+    if (!written) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
     return;
   }
   let recorded = false;
@@ -132,6 +125,35 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
   });
   if (recorded) deps.onDomainEvents?.();
 }
+
+interface Retry {
+  id: string;
+  reason: string;
+  retryCount: number;
+  nextAt: string;
+  attemptedAt: string;
+}
+
+/** Writes a retry decision if the request is still leased to us; whether it was written. */
+const recordRetry = batcher<EngineDeps, Retry, boolean>({
+  windowMs: 5,
+  max: 64,
+  async flush(deps, items) {
+    const r = await sql<{ id: string }>`
+      update tracking_requests t
+         set lease_owner = null, lease_expires_at = null, last_attempt_at = u.attempted_at,
+             updated_at = now(), failed_reason = u.reason, is_retrying = true,
+             retry_count = u.retry_count, next_attempt_at = u.next_at
+        from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.reason)}::text[],
+                    ${items.map((i) => i.retryCount)}::int[], ${items.map((i) => i.nextAt)}::timestamptz[],
+                    ${items.map((i) => i.attemptedAt)}::timestamptz[])
+             as u(id, reason, retry_count, next_at, attempted_at)
+       where t.id = u.id and t.lease_owner = ${deps.owner}
+      returning t.id`.execute(deps.db);
+    const written = new Set(r.rows.map((x) => x.id));
+    return items.map((i) => written.has(i.id));
+  },
+});
 
 /** The account's shipment for this number: created, or reused (and resumed) from an earlier request. */
 async function linkShipment(
