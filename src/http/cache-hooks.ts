@@ -76,10 +76,10 @@ function shownIds(body: string): Set<string> {
 }
 
 /** What a cached answer of `route` depends on: its collection (lists), else the resources it shows. */
-export function tagsOf(route: string, params: unknown, body: string): string[] {
+export function tagsOf(route: string, params: unknown, body: string | Buffer): string[] {
   const collection = COLLECTION_TAGS[route];
   if (collection && !route.includes(':id')) return [...collection];
-  const tags = shownIds(body);
+  const tags = shownIds(typeof body === 'string' ? body : body.toString());
   const id = (params as { id?: unknown } | undefined)?.id;
   if (typeof id === 'string') tags.add(id.toLowerCase());
   return collection ? [...tags, ...collection] : [...tags];
@@ -124,8 +124,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       // admits() first: finding the tags of a 15 KB answer costs more than the look-up saves.
       if (
         reply.statusCode === 200 &&
-        typeof payload === 'string' &&
-        cache.admits(account, request.url, payload.length)
+        (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+        cache.admits(account, request.url, payload)
       ) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/vnd.api+json');
         const tags = tagsOf(request.routeOptions.url ?? '', request.params, payload);

@@ -8,7 +8,8 @@
 // the feed is down nothing is served or stored.
 
 export interface CachedResponse {
-  body: string;
+  /** As sent: text, or already encoded (the large list pages, src/util/json-pieces.ts). */
+  body: string | Buffer;
   contentType: string;
 }
 
@@ -31,11 +32,11 @@ export interface ResponseCache {
   begin(account: string): ReadToken;
   get(account: string, key: string): CachedResponse | undefined;
   /**
-   * Whether an answer of `bytes` characters for this key would be stored: always while there is
-   * room; when storing it means evicting, only if the key has been asked for more often lately than
-   * the entry it would evict (so random reads over more data than fits do not churn the cache).
+   * Whether this answer for this key would be stored: always while there is room; when storing it
+   * means evicting, only if the key has been asked for more often lately than the entry it would
+   * evict (so random reads over more data than fits do not churn the cache).
    */
-  admits(account: string, key: string, chars: number): boolean;
+  admits(account: string, key: string, body: string | Buffer): boolean;
   /** Stores unless the account or one of `tags` was invalidated since `token` was taken. */
   set(
     account: string,
@@ -65,6 +66,14 @@ const RECENT_TAGS = 20_000;
  * follow what is asked for now (the frequency sketch of TinyLFU, without its bloom filters).
  */
 const FREQUENCY_WINDOW = 100_000;
+
+/**
+ * An answer that would take more than this share of the cache is not stored (256 KB at the default
+ * 32 MB, counted at two bytes a character: ~128,000 characters). A page of 30 shipments with their
+ * containers (~440 KB) would push out about sixty shipment documents; under 50 clients reading
+ * random pages such pages were hit 2-5 % of the time and kept the process above 300 MB RSS.
+ */
+const LARGEST_SHARE = 128;
 
 /** FNV-1a: a key's hash for the look-up counts (a collision only blurs a count). */
 function hash32(s: string): number {
@@ -125,9 +134,10 @@ export function createResponseCache(opts: {
       else frequency.delete(k);
     }
   };
-  const sizeOf = (chars: number, key: string, tagCount: number) =>
-    // Strings are UTF-16 in memory; two bytes a character is the honest bound.
-    chars * 2 + key.length * 2 + 200 + tagCount * 120;
+  // Strings are UTF-16 in memory; two bytes a character is the honest bound. An encoded answer
+  // counts the same per byte: the budget then holds as much of an answer in either form.
+  const sizeOf = (body: string | Buffer, key: string, tagCount: number) =>
+    body.length * 2 + key.length * 2 + 200 + tagCount * 120;
 
   return {
     begin: (account) => ({ generation: generation(account), seq }),
@@ -149,11 +159,11 @@ export function createResponseCache(opts: {
       hits++;
       return e;
     },
-    admits(account, key, chars) {
+    admits(account, key, body) {
       if (!enabled) return false;
       const full = `${account} ${key}`;
-      const size = sizeOf(chars, full, 0);
-      if (size > opts.maxBytes / 8) return false;
+      const size = sizeOf(body, full, 0);
+      if (size > opts.maxBytes / LARGEST_SHARE) return false;
       if (bytes + size <= opts.maxBytes || entries.has(full)) return true;
       const victim = entries.keys().next().value;
       return victim === undefined || counted(full) > counted(victim);
@@ -162,8 +172,8 @@ export function createResponseCache(opts: {
       if (!enabled || token.generation !== generation(account) || token.seq < floor) return;
       const fullTags = tags.map((t) => `${account} ${t}`);
       for (const t of fullTags) if ((recent.get(t) ?? 0) > token.seq) return;
-      const size = sizeOf(response.body.length, key, fullTags.length);
-      if (size > opts.maxBytes / 8) return; // one huge page must not flush the whole cache
+      const size = sizeOf(response.body, key, fullTags.length);
+      if (size > opts.maxBytes / LARGEST_SHARE) return;
       const full = `${account} ${key}`;
       const old = entries.get(full);
       if (old) drop(full, old);

@@ -260,31 +260,38 @@ describe('response cache: tags and races (no database)', () => {
   });
 
   test('when full, a key asked for less often than the entry it would evict is not admitted', () => {
-    // Room for ten answers of 1,000 characters (2 bytes each plus ~200 of overheads).
-    const cache = createResponseCache({ maxBytes: 22_500, ttlMs: 60_000 });
+    // Room for 140 answers of 100 characters (2 bytes each plus ~205 of key and overheads: 56,900).
+    const cache = createResponseCache({ maxBytes: 57_000, ttlMs: 60_000 });
     cache.setEnabled(true);
-    const body = { body: 'x'.repeat(1000), contentType: 'application/json' };
+    const body = { body: 'x'.repeat(100), contentType: 'application/json' };
     const store = (key: string) => {
       const miss = cache.get('acct', key) === undefined;
-      if (miss && cache.admits('acct', key, body.body.length))
-        cache.set('acct', key, cache.begin('acct'), body, []);
+      if (miss && cache.admits('acct', key, body.body)) cache.set('acct', key, cache.begin('acct'), body, []);
       return miss;
     };
-    const keys = Array.from({ length: 10 }, (_, i) => `/${i}`);
+    const keys = Array.from({ length: 140 }, (_, i) => `/${i}`);
     for (const k of keys) store(k);
-    assert.equal(cache.stats().entries, 10, 'while there is room, every answer is stored');
+    assert.equal(cache.stats().entries, 140, 'while there is room, every answer is stored');
     // A key read once (as random reads over more data than fits are) would evict /0, read once too.
-    assert.equal(cache.admits('acct', '/new', 1000), false);
+    assert.equal(cache.admits('acct', '/new', body.body), false);
     store('/new');
     assert.equal(cache.get('acct', '/0')?.body, body.body, 'the older entry stays');
     // A key read again and again (a hot URL) is admitted over the least recently used entry.
     for (let i = 0; i < 5; i++) store('/hot');
     assert.ok(cache.get('acct', '/hot'), 'the hot key is stored');
-    assert.equal(cache.stats().entries, 10);
-    assert.equal(
-      cache.admits('acct', '/x'.repeat(10), 5_000),
-      false,
-      'an answer over an eighth of the cache never',
-    );
+    assert.equal(cache.stats().entries, 140);
+  });
+
+  test('an answer over a 128th of the cache is never stored; an encoded one counts like text', () => {
+    const cache = createResponseCache({ maxBytes: 128_000, ttlMs: 60_000 });
+    cache.setEnabled(true);
+    const json = { contentType: 'application/json' };
+    assert.equal(cache.admits('acct', '/small', 'x'.repeat(300)), true);
+    assert.equal(cache.admits('acct', '/big', 'x'.repeat(600)), false, '1,200 bytes of text: over 1,000');
+    assert.equal(cache.admits('acct', '/big', Buffer.from('x'.repeat(600))), false, 'encoded, the same');
+    cache.set('acct', '/big', cache.begin('acct'), { body: 'x'.repeat(600), ...json }, []);
+    assert.equal(cache.get('acct', '/big'), undefined);
+    cache.set('acct', '/enc', cache.begin('acct'), { body: Buffer.from('x'.repeat(300)), ...json }, []);
+    assert.ok(Buffer.isBuffer(cache.get('acct', '/enc')?.body), 'an encoded answer is served as stored');
   });
 });

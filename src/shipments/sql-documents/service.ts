@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
 import { expandMarkers } from '../../reference/markers.ts';
 import { portResources, terminalResources } from '../../reference/serializers.ts';
+import { jsonPieces } from '../../util/json-pieces.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import type { TimeSort } from '../time-sort.ts';
@@ -130,7 +131,10 @@ function referenceJson(
   return out;
 }
 
-/** GET /shipments, unfiltered, `include` empty or {containers}: the document without its links. */
+/**
+ * GET /shipments, unfiltered, `include` empty or {containers}: the document, encoded (a page with
+ * containers is ~440 KB; see jsonPieces).
+ */
 export async function shipmentPageText(
   db: Database,
   accountId: string,
@@ -138,7 +142,7 @@ export async function shipmentPageText(
   page: Page,
   include: Set<string>,
   links: { baseUrl: string; qs: Query },
-): Promise<string> {
+): Promise<Buffer> {
   const withContainers = include.has('containers');
   const rows = (await db.queryRows(shipmentPage(sort, withContainers, page.size), [
     accountId,
@@ -147,19 +151,23 @@ export async function shipmentPageText(
   const total = rows[0]?.[0] ?? 0;
   const shipments = rows.filter((r) => r[1] !== null);
   const l = pageLinks(links.baseUrl, '/shipments', links.qs, page, total);
+  const pieces = ['{"data":[', ...commaSeparated(shipments.map((r) => expandMarkers(r[2]!)))];
   // After links and meta: where the list's response schema serialiser puts the optional member.
-  // The containers follow their shipments' ids (uuid order is the order of their text), then their
-  // numbers, as the JavaScript path includes them.
-  const inc = withContainers
-    ? `,"included":[${[...shipments]
-        .sort((a, b) => (a[1]! < b[1]! ? -1 : 1))
-        .map((r) => r[3])
-        .filter(Boolean)
-        .map((c) => expandMarkers(c!))
-        .join(',')}]`
-    : '';
-  const data = shipments.map((r) => expandMarkers(r[2]!)).join(',');
-  return `{"data":[${data}],${tail(l, page, total)}${inc}}`;
+  pieces.push(`],${tail(l, page, total)}`);
+  if (withContainers) {
+    // The containers follow their shipments' ids (uuid order is the order of their text), then
+    // their numbers, as the JavaScript path includes them.
+    const byId = [...shipments].sort((a, b) => (a[1]! < b[1]! ? -1 : 1));
+    const containers = byId.flatMap((r) => (r[3] ? [expandMarkers(r[3])] : []));
+    pieces.push(',"included":[', ...commaSeparated(containers), ']');
+  }
+  pieces.push('}');
+  return jsonPieces(pieces);
+}
+
+/** `texts` with a comma between each two. */
+function commaSeparated(texts: string[]): string[] {
+  return texts.flatMap((t, i) => (i ? [',', t] : [t]));
 }
 
 /** GET /containers, unfiltered, without includes. */
