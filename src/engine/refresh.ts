@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { stopShipmentTracking } from '../shipments/queries.ts';
 import { iso } from '../util/iso.ts';
 import { batcher } from '../worker/batch.ts';
-import { lockLease } from '../worker/leases.ts';
+import { LeaseLost, lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedShipment } from './claims.ts';
 import type { EngineDeps } from './deps.ts';
@@ -76,6 +76,37 @@ const releaseUnchanged = batcher<EngineDeps, Release, boolean>({
   },
 });
 
+interface RefreshRetry {
+  id: string;
+  failures: number;
+  attemptedAt: string;
+  nextAt: string;
+}
+
+// A refresh that failed for now (the line down, or no connection configured for it) writes its
+// retry with the other retries that finish at the same time (worker/batch.ts), guarded by the
+// lease, instead of a transaction of its own that locks the row first: four round trips and a
+// commit per attempt, which under read load waited behind the API's queries while holding a pool
+// connection, and kept the attempt's objects alive long enough to reach the old generation
+// (docs/benchmarks.md, "The worker beside the API").
+const recordRefreshRetry = batcher<EngineDeps, RefreshRetry, boolean>({
+  windowMs: 5,
+  max: 64,
+  async flush(deps, items) {
+    const r = await sql<{ id: string }>`
+      update shipments s
+         set lease_owner = null, lease_expires_at = null, line_tracking_last_attempted_at = u.attempted_at,
+             refresh_failures = u.failures, next_refresh_at = u.next_at
+        from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.failures)}::int[],
+                    ${items.map((i) => i.attemptedAt)}::timestamptz[], ${items.map((i) => i.nextAt)}::timestamptz[])
+             as u(id, failures, attempted_at, next_at)
+       where s.id = u.id and s.lease_owner = ${deps.owner}
+      returning s.id`.execute(deps.db);
+    const written = new Set(r.rows.map((x) => x.id));
+    return items.map((i) => written.has(i.id));
+  },
+});
+
 /** One refresh of an active shipment. */
 export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipment): Promise<void> {
   const raw = await lookup(deps, s.scac, s.request_type, s.normalized_number);
@@ -85,6 +116,21 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
   if (fingerprint !== null && fingerprint === s.engine_fingerprint && (await refreshUnchanged(deps, s, now)))
     return;
   const { result, snapshot } = readFound(raw, s.request_type, s.normalized_number);
+  if (result.kind === 'temporary_failure') {
+    const failures = s.refresh_failures + 1;
+    const delay = Math.min(
+      Math.max(retryDelayMs(failures, deps.config.worker.retryBaseMs), result.retryAfterMs ?? 0),
+      deps.config.worker.refreshIntervalMs,
+    );
+    const written = await recordRefreshRetry(deps, {
+      id: s.id,
+      failures,
+      attemptedAt: now.toISOString(),
+      nextAt: new Date(now.getTime() + delay).toISOString(),
+    });
+    if (!written) throw new LeaseLost(`lease on shipments ${s.id} lost`);
+    return;
+  }
   let recorded = false;
   await deps.db.transaction().execute(async (tx) => {
     await lockLease(tx, 'shipments', s.id, deps.owner);
@@ -110,17 +156,6 @@ export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipmen
       await tx.updateTable('shipments').set(release).where('id', '=', s.id).execute();
       await stopShipmentTracking(tx, s.account_id, s.id, 'booking_cancelled');
       recorded = true;
-    } else if (result.kind === 'temporary_failure') {
-      const failures = s.refresh_failures + 1;
-      const delay = Math.min(
-        Math.max(retryDelayMs(failures, deps.config.worker.retryBaseMs), result.retryAfterMs ?? 0),
-        deps.config.worker.refreshIntervalMs,
-      );
-      await tx
-        .updateTable('shipments')
-        .set({ ...release, refresh_failures: failures, next_refresh_at: new Date(now.getTime() + delay) })
-        .where('id', '=', s.id)
-        .execute();
     } else {
       // Not found (or unusable) on a refresh: the carrier dropped it for now; keep the cadence and
       // let no_updates_at_line end it if it never comes back.

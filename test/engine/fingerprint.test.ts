@@ -270,6 +270,46 @@ for (const engine of ENGINES) {
         .execute();
     });
 
+    test('a refresh that must retry writes one statement, and only under its lease', async () => {
+      const id = await tracked('SIMBL3C0105');
+      // The shipment's line has no connection in this registry: the refresh fails for now.
+      await db().updateTable('shipments').set({ scac: 'ZIMU' }).where('id', '=', id).execute();
+      const state = () =>
+        db()
+          .selectFrom('shipments')
+          .select(['lease_owner', 'refresh_failures', 'next_refresh_at', 'line_tracking_last_attempted_at'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+      const before = await state();
+      // Taken over by another worker (our lease expired): nothing is written.
+      let s = await claim(id);
+      await db().updateTable('shipments').set({ lease_owner: 'someone-else' }).where('id', '=', id).execute();
+      await assert.rejects(processShipmentRefresh(deps(new Date(Date.now() + 1000)), s), LeaseLost);
+      let r = await state();
+      assert.equal(r.lease_owner, 'someone-else');
+      assert.equal(r.refresh_failures, before.refresh_failures);
+      assert.deepEqual(r.line_tracking_last_attempted_at, before.line_tracking_last_attempted_at);
+
+      await db()
+        .updateTable('shipments')
+        .set({ lease_owner: null, lease_expires_at: null })
+        .where('id', '=', id)
+        .execute();
+      s = await claim(id);
+      const now = new Date(Date.now() + 2000);
+      await processShipmentRefresh(deps(now), s);
+      r = await state();
+      assert.equal(r.lease_owner, null, 'lease released');
+      assert.equal(r.refresh_failures, before.refresh_failures + 1);
+      assert.equal(r.line_tracking_last_attempted_at?.getTime(), now.getTime());
+      assert.ok(r.next_refresh_at! > now, 'the next refresh is later than the attempt');
+      await db()
+        .updateTable('shipments')
+        .set({ scac: 'MAEU', next_refresh_at: null })
+        .where('id', '=', id)
+        .execute();
+    });
+
     test('an attempt that must retry writes one statement, and only under its lease', async () => {
       // A line with no connection in this registry: every attempt is a temporary failure.
       const res = await t.request('POST', '/v2/tracking_requests', {
