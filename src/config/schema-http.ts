@@ -105,7 +105,7 @@ export const HTTP_SCHEMA = {
     { min: 1, max: 100_000 },
   ),
   RESPONSE_CACHE_MB: integer(
-    32,
+    16,
     'Memory per API process for cached GET responses (shipments, containers, events, tracking requests); 0 turns the cache off. An answer larger than a 128th of it (counted at two bytes a character) is not cached. Entries are dropped on every committed change to the account (PostgreSQL NOTIFY), so reads stay fresh.',
     { min: 0, max: 4096 },
   ),

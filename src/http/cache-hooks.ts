@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { retain } from './json-text.ts';
 import type { ReadToken, ResponseCache } from './response-cache.ts';
 
 // Wires the response cache (response-cache.ts) into the request cycle. Only the read endpoints
@@ -130,6 +131,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         const contentType = String(reply.getHeader('content-type') ?? 'application/vnd.api+json');
         const tags = tagsOf(request.routeOptions.url ?? '', request.params, payload);
         cache.set(account, request.url, request.cacheToken, { body: payload, contentType }, tags);
+        retain(payload);
       }
     }
     return payload;

@@ -68,8 +68,8 @@ const RECENT_TAGS = 20_000;
 const FREQUENCY_WINDOW = 100_000;
 
 /**
- * An answer that would take more than this share of the cache is not stored (256 KB at the default
- * 32 MB, counted at two bytes a character: ~128,000 characters). A page of 30 shipments with their
+ * An answer that would take more than this share of the cache is not stored (128 KB at the default
+ * 16 MB, counted at two bytes a character: ~64,000 characters, a page of 60 transport events). A page of 30 shipments with their
  * containers (~440 KB) would push out about sixty shipment documents; under 50 clients reading
  * random pages such pages were hit 2-5 % of the time and kept the process above 300 MB RSS.
  */
