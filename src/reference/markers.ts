@@ -43,15 +43,19 @@ function referenceValue(kind: string, code: string): string {
 }
 
 // Few distinct codes appear in practice (the ports and lines a deployment tracks); bounded anyway.
+// Keyed by the marker's own text (`kind:code`), so a marker seen before costs one slice and one
+// look-up; only a marker not seen yet is checked (a known kind, a code of letters and digits).
 const memo = new Map<string, string>();
 
-function cached(kind: string, code: string): string {
-  const key = `${kind}:${code}`;
-  let v = memo.get(key);
-  if (v === undefined) {
-    v = referenceValue(kind, code);
-    if (memo.size < 20_000) memo.set(key, v);
-  }
+/** The value of the marker `kind:code`, or undefined when it is not one. */
+function markerValue(key: string): string | undefined {
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const kind = key.slice(0, 2);
+  const code = key.slice(3);
+  if (!KINDS.has(kind) || !CODE.test(code)) return undefined;
+  const v = referenceValue(kind, code);
+  if (memo.size < 20_000) memo.set(key, v);
   return v;
 }
 
@@ -71,16 +75,12 @@ export function markerPieces(text: string, out: string[] = []): string[] {
   while (at >= 0) {
     // `"\u0001kk:CODE"`: the quote before the marker character, kind, colon, code, quote.
     const end = text.indexOf('"', at + 4);
-    const kind = text.slice(at + 1, at + 3);
-    const code = text.slice(at + 4, end);
-    if (
-      text.charCodeAt(at - 1) === 34 &&
-      text.charCodeAt(at + 3) === 58 &&
-      end > 0 &&
-      KINDS.has(kind) &&
-      CODE.test(code)
-    ) {
-      out.push(text.slice(copied, at - 1), cached(kind, code));
+    const value =
+      text.charCodeAt(at - 1) === 34 && text.charCodeAt(at + 3) === 58 && end > 0
+        ? markerValue(text.slice(at + 1, end))
+        : undefined;
+    if (value !== undefined) {
+      out.push(text.slice(copied, at - 1), value);
       copied = end + 1;
     }
     at = text.indexOf(MARKER_START, at + 1);
