@@ -15,14 +15,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 const RELEASE_FROM = 64 * 1024;
 
-/** Answers kept beyond their response (the response cache holds them): never released. */
-const retained = new WeakSet<Buffer>();
-
-/** Marks `body` as kept after its response is sent. */
-export function retain(body: unknown): void {
-  if (Buffer.isBuffer(body)) retained.add(body);
-}
-
 /** Sends `body` (a complete JSON document) as the 200 answer. */
 export function sendJsonText(reply: unknown, body: string | Buffer): FastifyReply {
   const r = reply as FastifyReply;
@@ -32,14 +24,14 @@ export function sendJsonText(reply: unknown, body: string | Buffer): FastifyRepl
 
 /**
  * Frees `body`'s memory once its response has finished (the socket has handed every byte to the
- * kernel by then), unless something retained it. Only a Buffer that is the whole of its memory:
- * never a slice of Node's shared pool.
+ * kernel by then; the response cache keeps its own copy, as text). Only a Buffer that is the whole
+ * of its memory: never a slice of Node's shared pool.
  */
 function releaseWhenSent(reply: FastifyReply, body: Buffer): void {
   const memory = body.buffer;
   if (!(memory instanceof ArrayBuffer) || body.length < RELEASE_FROM || body.byteLength !== memory.byteLength)
     return;
   reply.raw.once('finish', () => {
-    if (!retained.has(body)) memory.transfer(0);
+    memory.transfer(0);
   });
 }

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { retain, sendJsonText } from '../../src/http/json-text.ts';
+import { sendJsonText } from '../../src/http/json-text.ts';
 
 // Large answers assembled as JSON text give their memory back once sent, over real HTTP on
-// loopback; an answer something retained (the response cache) and a small one (a slice of Node's
-// shared pool) are left alone.
+// loopback; a small one (a slice of Node's shared pool) is left alone.
 
 describe('JSON text answers: memory released once sent', () => {
   let app: FastifyInstance;
@@ -18,12 +17,6 @@ describe('JSON text answers: memory released once sent', () => {
     app.get('/large', (_request, reply) => {
       const b = body(300_000);
       sent.set('large', b);
-      return sendJsonText(reply, b);
-    });
-    app.get('/retained', (_request, reply) => {
-      const b = body(300_000);
-      sent.set('retained', b);
-      retain(b);
       return sendJsonText(reply, b);
     });
     app.get('/small', (_request, reply) => {
@@ -55,14 +48,6 @@ describe('JSON text answers: memory released once sent', () => {
     await settled(b);
     assert.equal(detached(b), true);
     assert.equal(b.length, 0);
-  });
-
-  test('a retained answer keeps its memory', async () => {
-    const text = await get('/retained');
-    const b = sent.get('retained')!;
-    await settled(b);
-    assert.equal(detached(b), false);
-    assert.equal(b.toString(), text);
   });
 
   test("a small answer (a slice of Node's shared pool) is left alone", async () => {
