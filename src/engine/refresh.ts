@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { stopShipmentTracking } from '../shipments/queries.ts';
 import { iso } from '../util/iso.ts';
-import { batcher } from '../worker/batch.ts';
+import { rowWrites } from '../worker/batch.ts';
 import { LeaseLost, lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedShipment } from './claims.ts';
@@ -61,20 +61,17 @@ interface Release {
 
 // Unchanged refreshes that finish within a few milliseconds of each other are released together
 // (worker/batch.ts).
-const releaseUnchanged = batcher<EngineDeps, Release, boolean>({
-  windowMs: 5,
-  max: 64,
-  async flush(deps, items) {
-    const r = await sql<{ id: string }>`
+const releaseUnchanged = rowWrites<EngineDeps, Release>(
+  async (deps, items) =>
+    (
+      await sql<{ id: string }>`
       select id from engine_release_unchanged(${deps.owner},
         ${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.rowVersion)}::xid[],
         ${items.map((i) => i.attemptedAt)}::timestamptz[], ${items.map((i) => i.nextAt)}::timestamptz[]) as id`.execute(
-      deps.db,
-    );
-    const updated = new Set(r.rows.map((x) => x.id));
-    return items.map((i) => updated.has(i.id));
-  },
-});
+        deps.db,
+      )
+    ).rows,
+);
 
 interface RefreshRetry {
   id: string;
@@ -89,11 +86,10 @@ interface RefreshRetry {
 // commit per attempt, which under read load waited behind the API's queries while holding a pool
 // connection, and kept the attempt's objects alive long enough to reach the old generation
 // (docs/benchmarks.md, "The worker beside the API").
-const recordRefreshRetry = batcher<EngineDeps, RefreshRetry, boolean>({
-  windowMs: 5,
-  max: 64,
-  async flush(deps, items) {
-    const r = await sql<{ id: string }>`
+const recordRefreshRetry = rowWrites<EngineDeps, RefreshRetry>(
+  async (deps, items) =>
+    (
+      await sql<{ id: string }>`
       update shipments s
          set lease_owner = null, lease_expires_at = null, line_tracking_last_attempted_at = u.attempted_at,
              refresh_failures = u.failures, next_refresh_at = u.next_at
@@ -101,11 +97,9 @@ const recordRefreshRetry = batcher<EngineDeps, RefreshRetry, boolean>({
                     ${items.map((i) => i.attemptedAt)}::timestamptz[], ${items.map((i) => i.nextAt)}::timestamptz[])
              as u(id, failures, attempted_at, next_at)
        where s.id = u.id and s.lease_owner = ${deps.owner}
-      returning s.id`.execute(deps.db);
-    const written = new Set(r.rows.map((x) => x.id));
-    return items.map((i) => written.has(i.id));
-  },
-});
+      returning s.id`.execute(deps.db)
+    ).rows,
+);
 
 /** One refresh of an active shipment. */
 export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipment): Promise<void> {

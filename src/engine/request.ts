@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
-import { batcher } from '../worker/batch.ts';
+import { rowWrites } from '../worker/batch.ts';
 import { LeaseLost, lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedRequest } from './claims.ts';
@@ -135,11 +135,10 @@ interface Retry {
 }
 
 /** Writes a retry decision if the request is still leased to us; whether it was written. */
-const recordRetry = batcher<EngineDeps, Retry, boolean>({
-  windowMs: 5,
-  max: 64,
-  async flush(deps, items) {
-    const r = await sql<{ id: string }>`
+const recordRetry = rowWrites<EngineDeps, Retry>(
+  async (deps, items) =>
+    (
+      await sql<{ id: string }>`
       update tracking_requests t
          set lease_owner = null, lease_expires_at = null, last_attempt_at = u.attempted_at,
              updated_at = now(), failed_reason = u.reason, is_retrying = true,
@@ -149,11 +148,9 @@ const recordRetry = batcher<EngineDeps, Retry, boolean>({
                     ${items.map((i) => i.attemptedAt)}::timestamptz[])
              as u(id, reason, retry_count, next_at, attempted_at)
        where t.id = u.id and t.lease_owner = ${deps.owner}
-      returning t.id`.execute(deps.db);
-    const written = new Set(r.rows.map((x) => x.id));
-    return items.map((i) => written.has(i.id));
-  },
-});
+      returning t.id`.execute(deps.db)
+    ).rows,
+);
 
 /** The account's shipment for this number: created, or reused (and resumed) from an earlier request. */
 async function linkShipment(
