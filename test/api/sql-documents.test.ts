@@ -172,6 +172,29 @@ for (const engine of ENGINES) {
       await same('/v2/containers/x/transport_events?page[size]=0');
     });
 
+    test("a container's events after they change: the stored list (migrations/0048) follows", async () => {
+      const db = t.database.db;
+      const [box, moved] = [containerIds[3]!, containerIds[4]!];
+      const first = (container: string) =>
+        sql`(select id from transport_events where container_id = ${container} order by "timestamp" nulls last, key limit 1)`;
+      await sql`update transport_events set invalidated_at = '2024-07-01T00:00:00Z' where id = ${first(box)}`.execute(
+        db,
+      );
+      await sql`update transport_events set location_locode = 'NLRTM', vessel_id = null where id = (
+        select id from transport_events where container_id = ${box} order by "timestamp" desc nulls first, key desc limit 1)`.execute(
+        db,
+      );
+      await sql`update transport_events set "timestamp" = '2099-01-01T00:00:00Z' where id = ${first(moved)}`.execute(
+        db,
+      );
+      for (const id of [box, moved]) {
+        await same(`/v2/containers/${id}/transport_events?include=location,terminal,vessel`);
+        await same(`/v2/containers/${id}/transport_events?page[size]=2`);
+      }
+      await sql`delete from transport_events where container_id = ${moved}`.execute(db);
+      await same(`/v2/containers/${moved}/transport_events?include=location,vessel`);
+    });
+
     test('shipment list pages, sorts, includes and filters', async () => {
       for (const sort of ['', 'sort=created_at&', 'sort=updated_at&', 'sort=-updated_at&']) {
         for (const page of [

@@ -107,6 +107,57 @@ for (const engine of ENGINES) {
       assert.equal((await state()).n, 0);
     });
 
+    test("a container's stored event list (migrations/0048) is its events' JSON in history order, and follows them", async () => {
+      const seeded = await seedShipment(t.db, (await account(t)).id);
+      const box = seeded.containerIds[0]!;
+      const stored = async () =>
+        (
+          await sql<{
+            events_json: string;
+            locodes_json: string;
+            vessel_ids: string[];
+          }>`select events_json, locodes_json, vessel_ids from container_event_lists where container_id = ${box}`.execute(
+            t.db,
+          )
+        ).rows[0];
+      const fromEvents = async () => {
+        const rows = (
+          await sql<{
+            resource_json: string;
+            location_locode: string | null;
+            vessel_id: string | null;
+          }>`select resource_json, location_locode, vessel_id from transport_events where container_id = ${box}
+            order by "timestamp" nulls last, key`.execute(t.db)
+        ).rows;
+        return {
+          events_json: rows.map((r) => r.resource_json).join(','),
+          locodes_json: JSON.stringify(rows.map((r) => r.location_locode)),
+          vessel_ids: rows.map((r) => r.vessel_id),
+        };
+      };
+      const events = seeded.transportEventIds.get(box)!;
+      assert.ok(events.length > 1);
+      assert.deepEqual(await stored(), await fromEvents());
+      const containerVersion = async () =>
+        (await sql<{ v: string }>`select xmin::text as v from containers where id = ${box}`.execute(t.db))
+          .rows[0]!.v;
+      // An invalidation changes the list (the event's JSON), and writes no container row.
+      const before = await containerVersion();
+      await sql`update transport_events set invalidated_at = now() where id = ${events[0]!}`.execute(t.db);
+      assert.match((await stored())!.events_json, /"invalidated_at":"\d{4}-/);
+      assert.deepEqual(await stored(), await fromEvents());
+      assert.equal(await containerVersion(), before);
+      // Moved last, placed elsewhere, then all deleted: the list follows, then is gone.
+      await sql`update transport_events set "timestamp" = '2099-01-01T00:00:00Z', location_locode = 'NLRTM'
+        where id = ${events[0]!}`.execute(t.db);
+      assert.deepEqual(await stored(), await fromEvents());
+      assert.equal(JSON.parse((await stored())!.locodes_json).at(-1), 'NLRTM');
+      await sql`delete from transport_events where id = ${events[1]!}`.execute(t.db);
+      assert.deepEqual(await stored(), await fromEvents());
+      await sql`delete from transport_events where container_id = ${box}`.execute(t.db);
+      assert.equal(await stored(), undefined);
+    });
+
     test('text holding the marker character stays text', async () => {
       const { shipmentId } = await seedShipment(t.db, (await account(t)).id);
       const forged = `"\u0001pn:USLAX"`;

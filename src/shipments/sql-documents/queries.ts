@@ -63,14 +63,15 @@ export interface EventIncludes {
  * [container id, the page's events, how many the container has, then with the includes asked for
  * (else null) the events' locodes and terminal ids in event order (JSON arrays; the ports and
  * terminals are reference data, serialised in the process), the vessels they name in first-named
- * order]. The page's rows are read once, into one aggregate; the count is the container's
- * (migrations/0046). A CTE scanned once per output column, and a count of the container's events,
- * took a third of the statement's time.
+ * order]. The count is the container's (migrations/0046).
  *
- * The aggregates take the page's rows in the order the page gives them (an aggregate over a
- * sorted subquery, with nothing joined in between, reads it in that order; PostgreSQL documents
- * this for aggregates such as string_agg). Written with their own ORDER BY, PostgreSQL 15 sorted
- * the page again once per aggregate: 108-131 µs a statement against 78-79 without.
+ * A first page that holds all of the container's events (the default page of 100 holds nearly
+ * every container's) is the container's stored list (migrations/0048): one row, and the events are
+ * not read. Any other page reads its rows once, into one aggregate; `page` runs only then (its
+ * condition names no column, so PostgreSQL tests it once, before the scan). The aggregates take the
+ * page's rows in the order the page gives them (an aggregate over a sorted subquery, with nothing
+ * joined in between, reads it in that order; PostgreSQL documents this for aggregates such as
+ * string_agg): written with their own ORDER BY, PostgreSQL 15 sorted the page again per aggregate.
  */
 export const containerEvents = ({ location, terminal, vessel }: EventIncludes): Statement => {
   const key = [location, terminal, vessel].map((b) => (b ? '1' : '0')).join('');
@@ -78,24 +79,27 @@ export const containerEvents = ({ location, terminal, vessel }: EventIncludes): 
   return variant(`events:${key}`, () =>
     statement(
       `container_events_${key}`,
-      `with page as (
+      `with box as (select c.id, c.transport_event_count as n from containers c where c.account_id = $1 and c.id = $2),
+  whole as (select l.* from container_event_lists l join box on l.container_id = box.id
+    where $4::int = 0 and box.n <= $3::int),
+  page as (
     select resource_json, location_locode, terminal_id, vessel_id
-    from transport_events where account_id = $1 and container_id = $2
+    from transport_events where account_id = $1 and container_id = $2 and not exists (select from whole)
     order by "timestamp" nulls last, key limit $3 offset $4),
   agg as (select string_agg(resource_json, ',') as data${
     location ? `, to_json(array_agg(location_locode))::text as locodes` : ''
   }${terminal ? `, to_json(array_agg(terminal_id))::text as terminals` : ''}${
     vessel ? `, array_agg(vessel_id) as vessels` : ''
   } from page)
-  select c.id::text, a.data, c.transport_event_count,
-    ${location ? 'a.locodes' : none}, ${terminal ? 'a.terminals' : none},
+  select box.id::text, coalesce(w.events_json, a.data), box.n,
+    ${location ? 'coalesce(w.locodes_json, a.locodes)' : none}, ${terminal ? 'coalesce(w.terminals_json, a.terminals)' : none},
     ${
       vessel
-        ? `(select string_agg(v.resource_json, ',' order by array_position(a.vessels, v.id))
-      from vessels v where v.id = any(a.vessels))`
+        ? `(select string_agg(v.resource_json, ',' order by array_position(x.ids, v.id))
+      from vessels v, (select coalesce(w.vessel_ids, a.vessels) as ids) x where v.id = any(x.ids))`
         : none
     }
-  from containers c, agg a where c.account_id = $1 and c.id = $2`,
+  from box cross join agg a left join whole w on true`,
     ),
   );
 };
