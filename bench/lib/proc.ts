@@ -143,12 +143,34 @@ export async function waitForHttp(url: string, proc: Proc, timeoutMs = 30_000): 
 }
 
 /** Peak resident set size of a live process so far (VmHWM), in MB; null when unreadable. */
-export function peakRssMb(pid: number): number | null {
+export const peakRssMb = (pid: number): number | null => statusMb(pid, 'VmHWM');
+
+/** The process's resident set now (VmRSS), in MB; null when unreadable. */
+const rssMb = (pid: number): number | null => statusMb(pid, 'VmRSS');
+
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Waits (at most `limitMs`) until the process's resident set holds still: two samples 250 ms
+ * apart within 2 %. A service that answers /healthz may still be starting: embedded PGlite peaks
+ * at ~860 MB while it opens any data directory, an empty one too, and settles near 300-450 MB
+ * about a second later; a peak measured from then on would be its start, not its load.
+ */
+export async function settledRss(pid: number, limitMs = 10_000): Promise<void> {
+  const until = Date.now() + limitMs;
+  let last = rssMb(pid);
+  while (last !== null && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = rssMb(pid);
+    if (now === null || Math.abs(now - last) <= last * 0.02) return;
+    last = now;
   }
 }
 

@@ -5,7 +5,7 @@ import { API_ENV, type Ctx, goalText, type HttpTarget } from '../lib/context.ts'
 import { perRequest, sampleCpu, stealShare } from '../lib/cpu.ts';
 import { createBenchDatabase } from '../lib/db.ts';
 import type { LoadSpec } from '../lib/load.ts';
-import { freePort, type Proc, peakRssMb, resetPeakRss, startNode, waitForHttp } from '../lib/proc.ts';
+import { freePort, type Proc, peakRssMb, resetPeakRss, settledRss, startNode, waitForHttp } from '../lib/proc.ts';
 import type { ScenarioResult } from '../lib/report.ts';
 import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
 import { runWrk } from '../lib/wrk.ts';
@@ -74,6 +74,7 @@ async function startService(ctx: Ctx, label: string, env: Record<string, string>
   const proc = startNode(`service ${label}`, ['src/main.ts'], { ...API_ENV, PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, proc, 120_000);
+  await settledRss(proc.pid);
   ctx.log(`traffic: service ${label} started (pid ${proc.pid})`);
   return { proc, url, label, warm: false };
 }
