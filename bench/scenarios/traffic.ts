@@ -5,7 +5,15 @@ import { API_ENV, type Ctx, goalText, type HttpTarget } from '../lib/context.ts'
 import { perRequest, sampleCpu, stealShare } from '../lib/cpu.ts';
 import { createBenchDatabase } from '../lib/db.ts';
 import type { LoadSpec } from '../lib/load.ts';
-import { freePort, type Proc, peakRssMb, resetPeakRss, settledRss, startNode, waitForHttp } from '../lib/proc.ts';
+import {
+  freePort,
+  type Proc,
+  peakRssMb,
+  resetPeakRss,
+  settledRss,
+  startNode,
+  waitForHttp,
+} from '../lib/proc.ts';
 import type { ScenarioResult } from '../lib/report.ts';
 import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
 import { runWrk } from '../lib/wrk.ts';
