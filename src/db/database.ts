@@ -76,6 +76,13 @@ export async function openPostgres(
   // (the caller answers 503 or backs off), and the pool discards the broken client on release.
   pool.on('connect', (client) => {
     client.on('error', (err) => log?.warn({ err: brief(err) }, 'database connection lost'));
+    // No JIT in the service's sessions. PostgreSQL compiles a statement's expressions again at
+    // every execution once its estimated cost passes jit_above_cost, which the triggers' statements
+    // on grown tables do: seeding 600 shipments beside 10,000 took 13.3 s with JIT and 7.9 s
+    // without, and at 100,000 LLVM was most of a batch's time (docs/benchmarks.md). Every
+    // statement here is short. A SET rather than a startup option: poolers refuse those. Queued
+    // ahead of the client's first query; a failure shows on that query.
+    client.query('set jit = off').catch(() => {});
   });
   // An idle client that breaks: the pool has already dropped it (and logged it above).
   pool.on('error', () => {});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
+
+// The settings every PostgreSQL session of the service runs with (src/db/database.ts, openPostgres).
+// PGlite has no JIT to turn off.
+
+describe('PostgreSQL sessions of the service', { skip: !ENGINES.includes('postgres') }, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('postgres', { poolSize: 3 });
+  });
+  after(async () => {
+    await t.destroy();
+  });
+
+  test('run without JIT, on every connection of the pool, by either way of querying', async () => {
+    // Three at once hold three connections; the sleep keeps each busy until all are open.
+    const settings = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const r = await sql<{
+          jit: string;
+          pid: number;
+        }>`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05)`.execute(t.db);
+        return r.rows[0]!;
+      }),
+    );
+    assert.equal(new Set(settings.map((s) => s.pid)).size, 3);
+    assert.deepEqual(
+      settings.map((s) => s.jit),
+      ['off', 'off', 'off'],
+    );
+    const prepared = await t.queryRow({ name: 'jit_setting', text: "select current_setting('jit')" }, []);
+    assert.deepEqual(prepared, ['off']);
+  });
+});
