@@ -39,14 +39,6 @@ begin
     vessel_ids = excluded.vessel_ids;
 end $$;
 
-create or replace function write_container_event_facts(ids uuid[]) returns void language plpgsql as $$
-begin
-  update containers c set transport_event_ids_json = container_transport_event_ids_json(c.id),
-      empty_in_timezone = container_empty_in_timezone(c.id),
-      transport_event_count = (select count(*) from transport_events e where e.container_id = c.id)
-    where c.id = any(ids);
-end $$;
-
 create or replace function render_container_event_facts() returns trigger language plpgsql as $$
 declare
   ids uuid[];
@@ -77,6 +69,8 @@ begin
   return null;
 end $$;
 
+-- The existing containers' lists, in one pass over the events (the function above, given every
+-- container at once, looks each one's events up in turn: fine for a statement's few, slow for all).
 insert into container_event_lists (container_id, events_json, locodes_json, terminals_json, vessel_ids)
 select e.container_id,
   string_agg(e.resource_json, ',' order by e."timestamp" nulls last, e.key),
