@@ -144,7 +144,13 @@ export async function seed(
   if (failed !== undefined) throw failed;
   // What autovacuum would do shortly after a bulk load: planner statistics for tables whose size
   // changed by orders of magnitude, and a visibility map so index-only scans skip the heap.
-  for (const table of ['shipments', 'tracking_requests', 'containers', 'transport_events'])
+  for (const table of [
+    'shipments',
+    'tracking_requests',
+    'containers',
+    'transport_events',
+    'container_event_lists',
+  ])
     await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
   const elapsedMs = performance.now() - started;
   return { ...result, vessels: vessels.length, elapsedMs, rowsPerSecond: rows / (elapsedMs / 1000) };

@@ -17,8 +17,7 @@ import { type Page, pageOffset } from '../util/page.ts';
 // The unfiltered list of tracking requests as one prepared statement answering JSON text (the
 // shipments' database path, src/shipments/sql-documents/, explains the approach). Member for member
 // what serializeTrackingRequest writes, in the response schema's order; test/api/sql-documents.test.ts
-// compares both. The total is an exact count (tracking requests keep no maintained count: their
-// creates are the write hot path).
+// compares both. The total is the account's count kept by migrations/0049's triggers.
 
 const NEXT_ATTEMPT = `case when tr.status in ('pending', 'awaiting_manifest') then tr.next_attempt_at end`;
 
@@ -57,7 +56,11 @@ const TRACKING_REQUEST = sqlOf(
 
 const pages = new Map<string, Statement>();
 
-/** $1 the account, $2 limit, $3 offset: [tracking requests, total]. (No reference markers here.) */
+/**
+ * $1 the account, $2 limit, $3 offset: [tracking requests, total]. (No reference markers here.)
+ * The page is chosen by id alone, so the rows it skips are index entries (index-only, as the
+ * shipment list's): selecting whole rows there read every skipped row from the table.
+ */
 function trackingRequestPage(sort: TimeSort): Statement {
   const key = `${sort.column}:${sort.desc}`;
   let st = pages.get(key);
@@ -66,10 +69,11 @@ function trackingRequestPage(sort: TimeSort): Statement {
     const order = `tr.${sort.column} ${dir}, tr.id ${dir}`;
     st = statement(
       `tracking_requests_${sort.column}_${dir}`,
-      `with page as (select tr.* from tracking_requests tr where tr.account_id = $1
+      `with page as (select tr.id from tracking_requests tr where tr.account_id = $1
         order by ${order} limit $2 offset $3)
-      select (select string_agg(${TRACKING_REQUEST}, ',' order by ${order}) from page tr),
-        (select count(*)::int from tracking_requests where account_id = $1)`,
+      select (select string_agg(${TRACKING_REQUEST}, ',' order by ${order})
+          from page p join tracking_requests tr on tr.id = p.id),
+        coalesce((select tracking_requests from account_shipment_counts where account_id = $1), 0)`,
     );
     pages.set(key, st);
   }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { seed } from '../../src/cli/seed.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 
@@ -255,6 +255,30 @@ for (const engine of ENGINES) {
       await same(`${LIST}?page[size]=3`);
       await same(`${LIST}?include=containers&page[size]=7&page[number]=2`);
       await same('/v2/containers?page[size]=5&page[number]=3');
+      await same('/v2/tracking_requests?page[size]=3');
+    });
+
+    test("the tracking-request list's total follows creates (the maintained count, migrations/0049)", async () => {
+      const total = async () =>
+        (
+          await t.request('GET', '/v2/tracking_requests?page[size]=1', {
+            headers: { 'cache-control': 'no-cache' },
+          })
+        ).body.meta.total as number;
+      const before = await total();
+      const created = await Promise.all(
+        ['PARITYCOUNT1', 'PARITYCOUNT2'].map((n) =>
+          t.request('POST', '/v2/tracking_requests', {
+            body: trBody({ request_type: 'bill_of_lading', request_number: n, scac: 'MAEU' }),
+          }),
+        ),
+      );
+      assert.deepEqual(
+        created.map((r) => r.status),
+        [201, 201],
+      );
+      assert.equal(await total(), before + 2);
+      await same('/v2/tracking_requests?page[size]=4&page[number]=2');
     });
   });
 }
