@@ -55,29 +55,64 @@ if (group === 'config') {
 
 if (group === 'db' && action === 'url') await printDbUrl();
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SEED_COUNTS = ['shipments', 'containers-per-shipment', 'events-per-container'] as const;
+
+/**
+ * What is wrong with the command line, or null. Checked before the database is opened: opening
+ * it (embedded, with no server running) takes seconds, and a usage error must neither wait for
+ * that nor leave a process exiting with the database open.
+ */
+function usageProblem(): string | null {
+  const isId = (v: string | undefined) => v !== undefined && UUID.test(v);
+  const command = `${group} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'migrate':
+      return null;
+    case 'accounts create':
+      return rest.join(' ').trim() ? null : 'accounts create needs a name';
+    case 'accounts show':
+      return isId(rest[0]) ? null : 'accounts show needs an account id';
+    case 'api-keys create':
+    case 'api-keys list':
+      return isId(values.account) ? null : `${command} needs --account <account id>`;
+    case 'api-keys revoke':
+      return isId(rest[0]) ? null : 'api-keys revoke needs a key id';
+    case 'db backup':
+    case 'db restore':
+      return rest[0] ? null : `${command} needs a file name`;
+  }
+  if (group === 'seed' && !action) {
+    if (!isId(values.account)) return 'seed needs --account <account id>';
+    const bad = SEED_COUNTS.find((name) => values[name] !== undefined && !/^\d+$/.test(values[name]));
+    return bad ? `--${bad} must be a positive integer` : null;
+  }
+  return `Unknown command: ${positionals.join(' ')}`;
+}
+
+const problem = usageProblem();
+if (problem) fail(problem);
+
+/** A refusal found in the data (no such account): a message and exit status 1, not a stack trace. */
+class Refusal extends Error {}
+
 const { database, config } = await bootstrap({}, { LOG_LEVEL: 'warn' }, { embeddedRole: 'cli' });
 const db = database.db;
 const out = (json: unknown, text: string) =>
   process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 try {
   if (group === 'migrate') {
     out({ migrated: true }, 'Database is up to date.');
   } else if (group === 'seed') {
-    if (!values.account || !UUID.test(values.account)) fail('seed needs --account <account id>');
-    const num = (name: string, v: string | undefined, def: number) => {
-      if (v === undefined) return def;
-      if (!/^\d+$/.test(v)) fail(`--${name} must be a positive integer`);
-      return Number(v);
-    };
+    const num = (v: string | undefined, def: number) => (v === undefined ? def : Number(v));
     const result = await seed(
       db,
       {
-        accountId: values.account,
-        shipments: num('shipments', values.shipments, 1000),
-        containersPerShipment: num('containers-per-shipment', values['containers-per-shipment'], 3),
-        eventsPerContainer: num('events-per-container', values['events-per-container'], 34),
+        accountId: values.account!,
+        shipments: num(values.shipments, 1000),
+        containersPerShipment: num(values['containers-per-shipment'], 3),
+        eventsPerContainer: num(values['events-per-container'], 34),
         refresh: !values['no-refresh'],
       },
       values.json ? () => {} : stderrProgress(),
@@ -88,7 +123,6 @@ try {
     );
   } else if (group === 'accounts' && action === 'create') {
     const name = rest.join(' ').trim();
-    if (!name) fail('accounts create needs a name');
     const { account, apiKey, keyId } = await createAccount(db, name);
     const inbound = await inboundAddress(db, account.id, config.mail.inboundDomain);
     out(
@@ -102,26 +136,21 @@ try {
       `Account ${account.id} (${account.name}) created.\nAPI key (shown once): ${apiKey}\nInbound e-mail: ${inbound}`,
     );
   } else if (group === 'accounts' && action === 'show') {
-    const id = rest[0];
-    if (!id || !UUID.test(id)) fail('accounts show needs an account id');
+    const id = rest[0]!;
     const account = await findAccount(db, id);
-    if (!account) fail(`No account ${id}`);
+    if (!account) throw new Refusal(`No account ${id}`);
     const inbound = await inboundAddress(db, account.id, config.mail.inboundDomain);
     out(
       { account_id: account.id, name: account.name, created_at: account.created_at, inbound_email: inbound },
       `Account ${account.id} (${account.name}), created ${account.created_at.toISOString()}\nInbound e-mail: ${inbound}`,
     );
   } else if (group === 'api-keys' && action === 'create') {
-    if (!values.account || !UUID.test(values.account)) fail('api-keys create needs --account <account id>');
-    const k = await createApiKey(db, values.account);
-    if (!k) fail(`No account ${values.account}`);
-    out(
-      { account_id: values.account, api_key: k.key, api_key_id: k.id },
-      `API key ${k.id} (shown once): ${k.key}`,
-    );
+    const account = values.account!;
+    const k = await createApiKey(db, account);
+    if (!k) throw new Refusal(`No account ${account}`);
+    out({ account_id: account, api_key: k.key, api_key_id: k.id }, `API key ${k.id} (shown once): ${k.key}`);
   } else if (group === 'api-keys' && action === 'list') {
-    if (!values.account || !UUID.test(values.account)) fail('api-keys list needs --account <account id>');
-    const keys = await listApiKeys(db, values.account);
+    const keys = await listApiKeys(db, values.account!);
     out(
       keys.map(({ id, prefix, name, created_at, last_used_at, revoked_at }) => ({
         id,
@@ -141,13 +170,11 @@ try {
         : 'No keys.',
     );
   } else if (group === 'api-keys' && action === 'revoke') {
-    const id = rest[0];
-    if (!id || !UUID.test(id)) fail('api-keys revoke needs a key id');
-    if (!(await revokeApiKey(db, id))) fail(`No API key ${id}`);
+    const id = rest[0]!;
+    if (!(await revokeApiKey(db, id))) throw new Refusal(`No API key ${id}`);
     out({ revoked: id }, `API key ${id} revoked.`);
   } else if (group === 'db' && (action === 'backup' || action === 'restore')) {
-    const file = rest[0];
-    if (!file) fail(`db ${action} needs a file name`);
+    const file = rest[0]!;
     if (action === 'backup') {
       const r = await backup(database, file);
       out(r, `Backed up ${r.rows} rows of ${r.tables} tables to ${file}.`);
@@ -155,12 +182,10 @@ try {
       const r = await restore(database, file, { force: values.force });
       out(r, `Restored ${r.rows} rows of ${r.tables} tables from ${file}.`);
     }
-  } else {
-    fail(`Unknown command: ${positionals.join(' ')}`);
   }
 } catch (err) {
   // Expected refusals (e.g. restoring into a non-empty database) are messages, not stack traces.
-  if (!(err instanceof BackupError)) throw err;
+  if (!(err instanceof BackupError || err instanceof Refusal)) throw err;
   process.stderr.write(`${err.message}\n`);
   process.exitCode = 1;
 } finally {

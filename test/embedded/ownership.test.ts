@@ -70,6 +70,10 @@ describe('embedded database ownership [pglite]', () => {
         ]);
       }
       assert.ok(!listed.stdout.includes(acct.api_key) && !listed.stdout.includes(key2.api_key));
+      // What the data refuses is a message and exit status 1, not a usage error or a stack trace.
+      const nobody = await cli(env, 'accounts', 'show', '00000000-0000-4000-8000-000000000000');
+      assert.equal(nobody.code, 1, nobody.stderr);
+      assert.match(nobody.stderr, /^No account 00000000-0000-4000-8000-000000000000\n$/);
       const parallel = await Promise.all(
         [1, 2, 3, 4].map((i) => cli(env, 'accounts', 'create', `Parallel ${i}`, '--json')),
       );
