@@ -71,11 +71,16 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = trackingRequestSort(qs.sort);
-        if (ctx.sqlDocuments !== false && unfilteredList(qs) && include.size === 0) {
-          const text = await trackingRequestPageText(ctx.database, request.accountId, sort, page, {
-            baseUrl: ctx.baseUrl,
-            qs,
-          });
+        // Every include of the list (tracked_object and its alias shipment) is the shipments.
+        if (ctx.sqlDocuments !== false && unfilteredList(qs)) {
+          const text = await trackingRequestPageText(
+            ctx.database,
+            request.accountId,
+            sort,
+            page,
+            include.size > 0,
+            { baseUrl: ctx.baseUrl, qs },
+          );
           return sendJsonText(reply, text);
         }
         const { rows, total, included } = await listTrackingRequestsOf(

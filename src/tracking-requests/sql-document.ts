@@ -11,13 +11,15 @@ import {
   time,
   val,
 } from '../shipments/sql-documents/json-text.ts';
+import { shipmentJson } from '../shipments/sql-documents/resources.ts';
+import { encoded } from '../shipments/sql-documents/service.ts';
 import type { TimeSort } from '../shipments/time-sort.ts';
-import { type Page, pageOffset } from '../util/page.ts';
+import { MAX_PAGE_SIZE, type Page, pageOffset } from '../util/page.ts';
 
-// The unfiltered list of tracking requests as one prepared statement answering JSON text (the
-// shipments' database path, src/shipments/sql-documents/, explains the approach). Member for member
-// what serializeTrackingRequest writes, in the response schema's order; test/api/sql-documents.test.ts
-// compares both. The total is the account's count kept by migrations/0049's triggers.
+// The unfiltered list of tracking requests, with or without their shipments included, as one
+// prepared statement answering JSON text (the shipments' database path, src/shipments/sql-documents/,
+// explains the approach). Member for member what serializeTrackingRequest and the shipments'
+// serializer write, in the response schema's order; test/api/sql-documents.test.ts compares both. The total is the account's count kept by migrations/0049's triggers.
 
 const NEXT_ATTEMPT = `case when tr.status in ('pending', 'awaiting_manifest') then tr.next_attempt_at end`;
 
@@ -54,42 +56,66 @@ const TRACKING_REQUEST = sqlOf(
   ]),
 );
 
+/** A shipment in `included`, as the JavaScript path includes it (`s` the row, `v` its POD vessel). */
+const INCLUDED_SHIPMENT = sqlOf(shipmentJson('included'));
+
 const pages = new Map<string, Statement>();
 
 /**
- * $1 the account, $2 limit, $3 offset: [tracking requests, total]. (No reference markers here.)
- * The page is chosen by id alone, so the rows it skips are index entries (index-only, as the
- * shipment list's): selecting whole rows there read every skipped row from the table.
+ * $1 the account, $2 offset: [tracking requests, total, with `withShipments` their shipments (else
+ * null)]. (The tracking requests hold no reference markers; their shipments do.) The page is chosen
+ * by id alone, so the rows it skips are index entries (index-only, as the shipment list's):
+ * selecting whole rows there read every skipped row from the table. Its size is written into the
+ * text, as the shipment list's is (queries.ts says why). The shipments come in the order the page
+ * first names them, once each, as shipmentIncludes orders them.
  */
-function trackingRequestPage(sort: TimeSort): Statement {
-  const key = `${sort.column}:${sort.desc}`;
+function trackingRequestPage(sort: TimeSort, withShipments: boolean, size: number): Statement {
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new Error(`page size ${size}`);
+  const key = `${sort.column}:${sort.desc}:${withShipments}:${size}`;
   let st = pages.get(key);
   if (!st) {
     const dir = sort.desc ? 'desc' : 'asc';
     const order = `tr.${sort.column} ${dir}, tr.id ${dir}`;
+    const shipments = `(select string_agg(${INCLUDED_SHIPMENT}, ',' order by f.n)
+        from (select shipment_id, min(n) as n from picked where shipment_id is not null group by shipment_id) f
+        join shipments s on s.id = f.shipment_id and s.account_id = $1
+        left join vessels v on v.id = s.pod_vessel_id)`;
     st = statement(
-      `tracking_requests_${sort.column}_${dir}`,
+      `tracking_requests_${sort.column}_${dir}_${size}${withShipments ? '_shipments' : ''}`,
       `with page as (select tr.id from tracking_requests tr where tr.account_id = $1
-        order by ${order} limit $2 offset $3)
-      select (select string_agg(${TRACKING_REQUEST}, ',' order by ${order})
-          from page p join tracking_requests tr on tr.id = p.id),
-        coalesce((select tracking_requests from account_shipment_counts where account_id = $1), 0)`,
+        order by ${order} limit ${size} offset $2),
+      picked as (select tr.*, row_number() over (order by ${order}) as n
+        from page p join tracking_requests tr on tr.id = p.id)
+      select (select string_agg(${TRACKING_REQUEST}, ',' order by tr.n) from picked tr),
+        coalesce((select tracking_requests from account_shipment_counts where account_id = $1), 0),
+        ${withShipments ? shipments : 'null::text'}`,
     );
     pages.set(key, st);
   }
   return st;
 }
 
-/** GET /tracking_requests, unfiltered, without includes. */
+/** GET /tracking_requests, unfiltered, with its shipments included or nothing included. */
 export async function trackingRequestPageText(
   db: Database,
   accountId: string,
   sort: TimeSort,
   page: Page,
+  withShipments: boolean,
   links: { baseUrl: string; qs: Record<string, string | undefined> },
-): Promise<string> {
-  const r = await db.queryRow(trackingRequestPage(sort), [accountId, page.size, pageOffset(page)]);
-  const [data, total] = r as [string | null, number];
+): Promise<Buffer> {
+  const r = await db.queryRow(trackingRequestPage(sort, withShipments, page.size), [
+    accountId,
+    pageOffset(page),
+  ]);
+  const [data, total, shipments] = r as [string | null, number, string | null];
   const l = pageLinks(links.baseUrl, '/tracking_requests', links.qs, page, total);
-  return `{"data":[${data ?? ''}],"links":${JSON.stringify(l)},"meta":${JSON.stringify({ size: page.size, total })}}`;
+  const meta = JSON.stringify({ size: page.size, total });
+  return encoded([
+    '{"data":[',
+    data ?? '',
+    `],"links":${JSON.stringify(l)},"meta":${meta}`,
+    ...(withShipments ? [',"included":[', shipments ?? '', ']'] : []),
+    '}',
+  ]);
 }

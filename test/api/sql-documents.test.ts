@@ -241,8 +241,26 @@ for (const engine of ENGINES) {
         }
       }
       await same('/v2/tracking_requests', other.key);
-      await same('/v2/tracking_requests?include=tracked_object');
       await same('/v2/tracking_requests?filter[status]=created');
+      await same('/v2/tracking_requests?filter[status]=created&include=tracked_object');
+      // Included shipments: in the order the page first names them, once each; a request with no
+      // shipment yet names none.
+      const db = t.database.db;
+      const [first] = shipmentIds;
+      await sql`insert into tracking_requests (id, account_id, request_number, request_type, scac, status, shipment_id)
+        values (${randomUUID()}, ${t.accountId}, 'PARITYTWICE', 'bill_of_lading', 'MAEU', 'tracking_stopped', ${first!}),
+               (${randomUUID()}, ${t.accountId}, 'PARITYNONE', 'bill_of_lading', 'MAEU', 'failed', null)`.execute(
+        db,
+      );
+      for (const q of [
+        'include=tracked_object',
+        'include=shipment&page[size]=4&page[number]=2',
+        'include=tracked_object,shipment&sort=updated_at&page[size]=7',
+        'include=tracked_object&sort=created_at&page[size]=100',
+        'include=tracked_object&page[number]=50',
+      ])
+        await same(`/v2/tracking_requests?${q}`);
+      await same('/v2/tracking_requests?include=tracked_object', other.key);
     });
 
     test("the list's total follows deleted shipments (the maintained count)", async () => {

@@ -174,7 +174,7 @@ export async function shipmentPageText(
  * Joined into one string, a ~34 KB page of events was copied three more times (the join, the
  * expansion, the flattening on its way out), and each copy was garbage for the young generation.
  */
-function encoded(pieces: readonly string[]): Buffer {
+export function encoded(pieces: readonly string[]): Buffer {
   const out: string[] = [];
   for (const p of pieces) markerPieces(p, out);
   return jsonPieces(out);
