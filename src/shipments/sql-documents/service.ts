@@ -193,10 +193,13 @@ export async function containerPageText(
   page: Page,
   links: { baseUrl: string; qs: Query },
 ): Promise<Buffer> {
-  const r = await row(db, containerPage(sort, page.size), accountId, [pageOffset(page)]);
-  const [data, total] = r as [string | null, number];
+  const rows = (await db.queryRows(containerPage(sort, page.size), [accountId, pageOffset(page)])) as Array<
+    [number, string | null]
+  >;
+  const total = rows[0]?.[0] ?? 0;
+  const containers = rows.flatMap((r) => (r[1] === null ? [] : [r[1]]));
   const l = pageLinks(links.baseUrl, '/containers', links.qs, page, total);
-  return encoded(['{"data":[', data ?? '', `],${tail(l, page, total)}}`]);
+  return encoded(['{"data":[', ...commaSeparated(containers), `],${tail(l, page, total)}}`]);
 }
 
 const tail = (links: ListLinks, page: Page, total: number) =>
