@@ -67,7 +67,9 @@ for (const engine of ENGINES) {
           ['src/cli/main.ts', 'api-keys', 'revoke', '00000000-0000-4000-8000-000000000000'],
           s.env,
         );
-        assert.equal(bad.code, 2);
+        // No such key: a refusal of the data (1), not a usage error (2).
+        assert.equal(bad.code, 1);
+        assert.match(bad.stderr, /^No API key 00000000-0000-4000-8000-000000000000\n$/);
         const usage = await runNode(['src/cli/main.ts', 'accounts', 'create'], s.env);
         assert.equal(usage.code, 2);
         assert.equal((await runNode(['src/cli/main.ts', 'migrate'], s.env)).code, 0);
