@@ -29,6 +29,8 @@ export async function bootstrap(
           role: options.embeddedRole ?? 'server',
           port: config.embeddedDbPort,
           waitMs: config.embeddedLockWaitMs,
+          vacuumIntervalMs: config.embeddedVacuumIntervalMs,
+          log,
         });
   } catch (err) {
     if (err instanceof EmbeddedOwnedError) {

@@ -23,6 +23,7 @@ export interface Config {
   embeddedDbPort: number;
   /** How long a CLI waits for an embedded database another process holds. */
   embeddedLockWaitMs: number;
+  embeddedVacuumIntervalMs: number;
   logLevel: string;
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
@@ -185,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: v.DB_POOL_SIZE,
     embeddedDbPort: v.EMBEDDED_DB_PORT,
     embeddedLockWaitMs: v.EMBEDDED_LOCK_WAIT_MS,
+    embeddedVacuumIntervalMs: v.EMBEDDED_VACUUM_INTERVAL_MS,
     logLevel: v.LOG_LEVEL,
     publicBaseUrl: v.PUBLIC_BASE_URL,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,

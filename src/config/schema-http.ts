@@ -42,6 +42,11 @@ export const HTTP_SCHEMA = {
     'How long a CLI command (or a starting server) waits for the embedded database while a CLI command holds it, or the server is still starting.',
     { min: 0 },
   ),
+  EMBEDDED_VACUUM_INTERVAL_MS: integer(
+    3_600_000,
+    'How often the server vacuums and analyzes every table of its embedded database (PGlite runs no autovacuum, so without it updated rows are never reclaimed); 0 = never.',
+    { min: 0 },
+  ),
   LOG_LEVEL: oneOf(
     'info',
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -324,13 +324,12 @@ async function executePrepared(
       await pglite.query(`prepare ${statement.name} as ${statement.text}`);
       prepared.add(statement.name);
     }
-    const r = await pglite.query<unknown[]>(
-      `execute ${statement.name}(${values.map(literal).join(', ')})`,
-      [],
-      {
-        rowMode: 'array',
-      },
-    );
+    // A statement without parameters is executed without the parentheses (`execute x()` is a
+    // syntax error).
+    const args = values.length ? `(${values.map(literal).join(', ')})` : '';
+    const r = await pglite.query<unknown[]>(`execute ${statement.name}${args}`, [], {
+      rowMode: 'array',
+    });
     return r.rows;
   };
   try {

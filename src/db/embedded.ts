@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Logger } from 'pino';
 import { type Database, type ListenHandlers, openPglite, openPostgres } from './database.ts';
 import { type LockInfo, myLockInfo, ownerAlive, readLock, tryLock } from './embedded-lock.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
+import { startEmbeddedVacuum } from './embedded-vacuum.ts';
 import { Gate } from './gate.ts';
 
 // The embedded database has one owner process (see embedded-lock.ts):
@@ -50,6 +52,9 @@ export interface EmbeddedOptions {
   port?: number;
   /** How long to wait for a directory a CLI command holds (or, for the CLI, a server still opening). */
   waitMs?: number;
+  /** Server role: how often to vacuum every table (PGlite runs no autovacuum); 0 = never. */
+  vacuumIntervalMs?: number;
+  log?: Pick<Logger, 'info' | 'warn'>;
 }
 
 export type EmbeddedDatabase = Database & {
@@ -127,6 +132,10 @@ async function own(
     }
     lock.update({ ...myLockInfo('server'), socket: { host: server.host, port: server.port } });
   }
+  const vacuum =
+    opts.role === 'server' && opts.vacuumIntervalMs
+      ? startEmbeddedVacuum(database, opts.vacuumIntervalMs, opts.log)
+      : null;
   let closed = false;
   return {
     ...database,
@@ -151,6 +160,7 @@ async function own(
       if (closed) return;
       closed = true;
       try {
+        await vacuum?.stop();
         await server?.stop();
         await database.close();
       } finally {

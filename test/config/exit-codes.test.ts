@@ -67,6 +67,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ TRUST_PROXY: '10.0.0.0/99' }, /TRUST_PROXY/],
   [{ EMBEDDED_DB_PORT: '70000' }, /EMBEDDED_DB_PORT must be an integer between 0 and 65535/],
   [{ EMBEDDED_LOCK_WAIT_MS: 'long' }, /EMBEDDED_LOCK_WAIT_MS must be an integer/],
+  [{ EMBEDDED_VACUUM_INTERVAL_MS: '-1' }, /EMBEDDED_VACUUM_INTERVAL_MS must be an integer/],
   [{ DOCUMENT_MAX_BYTES: '10' }, /DOCUMENT_MAX_BYTES must be an integer/],
   [{ DOCUMENT_DOWNLOAD_URL_TTL_MS: '0' }, /DOCUMENT_DOWNLOAD_URL_TTL_MS must be an integer/],
   [{ DOCUMENTS_AUTO_TRACK: 'maybe' }, /DOCUMENTS_AUTO_TRACK/],
