@@ -11,15 +11,17 @@ import {
   time,
   val,
 } from '../shipments/sql-documents/json-text.ts';
+import { pageSize } from '../shipments/sql-documents/queries.ts';
 import { shipmentJson } from '../shipments/sql-documents/resources.ts';
-import { encoded } from '../shipments/sql-documents/service.ts';
+import { encoded, tail } from '../shipments/sql-documents/service.ts';
 import type { TimeSort } from '../shipments/time-sort.ts';
-import { MAX_PAGE_SIZE, type Page, pageOffset } from '../util/page.ts';
+import { type Page, pageOffset } from '../util/page.ts';
 
 // The unfiltered list of tracking requests, with or without their shipments included, as one
 // prepared statement answering JSON text (the shipments' database path, src/shipments/sql-documents/,
 // explains the approach). Member for member what serializeTrackingRequest and the shipments'
-// serializer write, in the response schema's order; test/api/sql-documents.test.ts compares both. The total is the account's count kept by migrations/0049's triggers.
+// serializer write, in the response schema's order; test/api/sql-documents.test.ts compares both.
+// The total is the account's count kept by migrations/0049's triggers.
 
 const NEXT_ATTEMPT = `case when tr.status in ('pending', 'awaiting_manifest') then tr.next_attempt_at end`;
 
@@ -70,8 +72,7 @@ const pages = new Map<string, Statement>();
  * first names them, once each, as shipmentIncludes orders them.
  */
 function trackingRequestPage(sort: TimeSort, withShipments: boolean, size: number): Statement {
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new Error(`page size ${size}`);
-  const key = `${sort.column}:${sort.desc}:${withShipments}:${size}`;
+  const key = `${sort.column}:${sort.desc}:${withShipments}:${pageSize(size)}`;
   let st = pages.get(key);
   if (!st) {
     const dir = sort.desc ? 'desc' : 'asc';
@@ -110,11 +111,10 @@ export async function trackingRequestPageText(
   ]);
   const [data, total, shipments] = r as [string | null, number, string | null];
   const l = pageLinks(links.baseUrl, '/tracking_requests', links.qs, page, total);
-  const meta = JSON.stringify({ size: page.size, total });
   return encoded([
     '{"data":[',
     data ?? '',
-    `],"links":${JSON.stringify(l)},"meta":${meta}`,
+    `],${tail(l, page, total)}`,
     ...(withShipments ? [',"included":[', shipments ?? '', ']'] : []),
     '}',
   ]);

@@ -135,7 +135,7 @@ export function shipmentPage(sort: TimeSort, withContainers: boolean, size: numb
 }
 
 /** A page size as written into a statement: the HTTP layer's 1-100, never anything else. */
-function pageSize(size: number): number {
+export function pageSize(size: number): number {
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new Error(`page size ${size}`);
   return size;
 }

@@ -202,5 +202,6 @@ export async function containerPageText(
   return encoded(['{"data":[', ...commaSeparated(containers), `],${tail(l, page, total)}}`]);
 }
 
-const tail = (links: ListLinks, page: Page, total: number) =>
+/** A list document's links and meta members (the text between its data and its included). */
+export const tail = (links: ListLinks, page: Page, total: number) =>
   `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}`;
