@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { seed } from '../../src/cli/seed.ts';
+import { BATCH_SLOTS } from '../../src/shipments/sql-documents/queries.ts';
+import { shipmentText } from '../../src/shipments/sql-documents/service.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
@@ -144,6 +146,59 @@ for (const engine of ENGINES) {
       await same('/v2/shipments/not-a-uuid');
       await same(`/v2/shipments/${shipmentIds[0]}`, other.key);
       await same(`/v2/shipments/${shipmentIds[0]}?include=nonsense`);
+    });
+
+    test('reads that arrive together share a statement, each answered with its own document', async () => {
+      // Batched look-ups (src/db/batched-rows.ts): every shipment at once, twice over, with and
+      // without containers, in capitals, unknown, and the same ids under another account's key.
+      const theirs = await t.database.db
+        .selectFrom('shipments')
+        .select('id')
+        .where('account_id', '=', other.accountId)
+        .execute();
+      const asked: Array<[string, string]> = [];
+      for (const id of [...shipmentIds, ...shipmentIds]) {
+        asked.push([`/v2/shipments/${id}?include=containers`, t.key]);
+        asked.push([`/v2/shipments/${id}`, t.key]);
+        asked.push([`/v2/shipments/${id}?include=containers`, other.key]);
+      }
+      asked.push([`/v2/shipments/${shipmentIds[1]!.toUpperCase()}?include=containers`, t.key]);
+      asked.push([`/v2/shipments/${randomUUID()}?include=containers`, t.key]);
+      for (const { id } of theirs) {
+        asked.push([`/v2/shipments/${id}?include=containers`, other.key]);
+        asked.push([`/v2/shipments/${id}?include=containers`, t.key]);
+      }
+      const get = (base: string, [path, key]: [string, string]) =>
+        fetch(`${base}${path}`, { headers: { authorization: `Token ${key}` } }).then(async (r) => ({
+          status: r.status,
+          body: JSON.parse(await r.text()) as unknown,
+        }));
+      const together = await Promise.all(asked.map((a) => get(t.url, a)));
+      for (const [i, a] of asked.entries()) {
+        const ref = await get(jsUrl, a);
+        assert.deepEqual(together[i], ref, `${a[0]} (${a[1] === t.key ? 'owner' : 'other account'})`);
+      }
+      assert.ok(together.filter((r) => r.status === 200).length > shipmentIds.length * 2);
+
+      // In the process: one statement answers many look-ups, and each gets its own row.
+      let statements = 0;
+      const counting = {
+        ...t.database,
+        queryRows: (st: Parameters<typeof t.database.queryRows>[0], values: unknown[]) => {
+          statements++;
+          return t.database.queryRows(st, values);
+        },
+      };
+      const ids = [...shipmentIds, ...shipmentIds.slice(0, 5), randomUUID()];
+      const texts = await Promise.all(
+        ids.map((id) => shipmentText(counting, t.accountId, id, new Set(['containers']))),
+      );
+      assert.ok(statements <= 2 + Math.ceil(ids.length / BATCH_SLOTS), `${statements} statements`);
+      for (const [i, id] of ids.entries()) {
+        const alone = await shipmentText(t.database, t.accountId, id, new Set(['containers']));
+        assert.equal(texts[i]?.toString(), alone?.toString(), id);
+      }
+      assert.equal(texts.at(-1), undefined);
     });
 
     test('a container and its transport events, paged, and the 404s', async () => {

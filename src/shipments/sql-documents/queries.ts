@@ -1,3 +1,4 @@
+import type { BatchStatement } from '../../db/batched-rows.ts';
 import type { Statement } from '../../db/database.ts';
 import { MAX_PAGE_SIZE } from '../../util/page.ts';
 import type { TimeSort } from '../time-sort.ts';
@@ -33,23 +34,43 @@ function variant(key: string, make: () => Statement): Statement {
   return st;
 }
 
-/** $2 shipment id: [shipment, containers (with them)]. */
-export const shipmentById = (withContainers: boolean): Statement =>
-  variant(`shipment:${withContainers}`, () =>
+/** Ids a batched look-up's statement answers at most (db/batched-rows.ts). */
+export const BATCH_SLOTS = 16;
+
+/** The ids of a batched statement, $2 … $(BATCH_SLOTS + 1), as rows of `b(id)`. */
+const BATCH_IDS = `unnest(array[${Array.from({ length: BATCH_SLOTS }, (_, i) => `$${i + 2}::uuid`).join(', ')}]) b(id)`;
+
+/** Shipments by id, batched: a row per shipment found, [id, shipment, containers (with them)]. */
+export const shipmentsById = (withContainers: boolean): BatchStatement =>
+  batched(`shipment:${withContainers}`, () =>
     statement(
-      withContainers ? 'shipment_containers' : 'shipment',
-      `select ${SHIPMENT}${withContainers ? `, coalesce((${CONTAINERS_OF_S}), '')` : ''}
-  from shipments s left join vessels v on v.id = s.pod_vessel_id
-  where s.account_id = $1 and s.id = $2`,
+      withContainers ? 'shipments_containers_by_id' : 'shipments_by_id',
+      `select s.id::text, ${SHIPMENT}${withContainers ? `, coalesce((${CONTAINERS_OF_S}), '')` : ''}
+  from ${BATCH_IDS} join shipments s on s.id = b.id left join vessels v on v.id = s.pod_vessel_id
+  where s.account_id = $1`,
     ),
   );
 
-/** $2 container id: [container]. */
-export const containerById: Statement = statement(
-  'container',
-  `select ${CONTAINER} from containers c join shipments s on s.id = c.shipment_id
-  where c.account_id = $1 and c.id = $2`,
-);
+const batchedMade = new Map<string, BatchStatement>();
+function batched(key: string, make: () => Statement): BatchStatement {
+  let b = batchedMade.get(key);
+  if (!b) {
+    b = { statement: make(), slots: BATCH_SLOTS };
+    batchedMade.set(key, b);
+  }
+  return b;
+}
+
+/** Containers by id, batched: a row per container found, [id, container]. */
+export const containersById: BatchStatement = {
+  statement: statement(
+    'containers_by_id',
+    `select c.id::text, ${CONTAINER} from ${BATCH_IDS} join containers c on c.id = b.id
+  join shipments s on s.id = c.shipment_id
+  where c.account_id = $1`,
+  ),
+  slots: BATCH_SLOTS,
+};
 
 /** The includes of a container's events the SQL answers. */
 export interface EventIncludes {
@@ -59,8 +80,8 @@ export interface EventIncludes {
 }
 
 /**
- * $2 container id, $3 limit, $4 offset: no row when the container is not the account's, else
- * [container id, the page's events, how many the container has, then with the includes asked for
+ * Containers' events, batched: the container ids in the slots, then the limit and offset. No row
+ * for a container that is not the account's, else [id, container id, the page's events, how many the container has, then with the includes asked for
  * (else null) the events' locodes and terminal ids in event order (JSON arrays; the ports and
  * terminals are reference data, serialised in the process), the vessels they name in first-named
  * order]. The count is the container's (migrations/0046).
@@ -73,33 +94,35 @@ export interface EventIncludes {
  * joined in between, reads it in that order; PostgreSQL documents this for aggregates such as
  * string_agg): written with their own ORDER BY, PostgreSQL 15 sorted the page again per aggregate.
  */
-export const containerEvents = ({ location, terminal, vessel }: EventIncludes): Statement => {
+export const containerEvents = ({ location, terminal, vessel }: EventIncludes): BatchStatement => {
   const key = [location, terminal, vessel].map((b) => (b ? '1' : '0')).join('');
   const none = 'null::text';
-  return variant(`events:${key}`, () =>
+  const [limit, offset] = [`$${BATCH_SLOTS + 2}::int`, `$${BATCH_SLOTS + 3}::int`];
+  return batched(`events:${key}`, () =>
     statement(
       `container_events_${key}`,
-      `with box as (select c.id, c.transport_event_count as n from containers c where c.account_id = $1 and c.id = $2),
+      `select b.id::text, r.* from ${BATCH_IDS} cross join lateral (
+  with box as (select c.id, c.transport_event_count as n from containers c where c.account_id = $1 and c.id = b.id),
   whole as (select l.* from container_event_lists l join box on l.container_id = box.id
-    where $4::int = 0 and box.n <= $3::int),
+    where ${offset} = 0 and box.n <= ${limit}),
   page as (
     select resource_json, location_locode, terminal_id, vessel_id
-    from transport_events where account_id = $1 and container_id = $2 and not exists (select from whole)
-    order by "timestamp" nulls last, key limit $3 offset $4),
+    from transport_events where account_id = $1 and container_id = b.id and not exists (select from whole)
+    order by "timestamp" nulls last, key limit ${limit} offset ${offset}),
   agg as (select string_agg(resource_json, ',') as data${
     location ? `, to_json(array_agg(location_locode))::text as locodes` : ''
   }${terminal ? `, to_json(array_agg(terminal_id))::text as terminals` : ''}${
     vessel ? `, array_agg(vessel_id) as vessels` : ''
   } from page)
-  select box.id::text, coalesce(w.events_json, a.data), box.n,
-    ${location ? 'coalesce(w.locodes_json, a.locodes)' : none}, ${terminal ? 'coalesce(w.terminals_json, a.terminals)' : none},
+  select box.id::text as container_id, coalesce(w.events_json, a.data) as data, box.n,
+    ${location ? 'coalesce(w.locodes_json, a.locodes)' : none} as locodes, ${terminal ? 'coalesce(w.terminals_json, a.terminals)' : none} as terminals,
     ${
       vessel
         ? `(select string_agg(v.resource_json, ',' order by array_position(x.ids, v.id))
       from vessels v, (select coalesce(w.vessel_ids, a.vessels) as ids) x where v.id = any(x.ids))`
         : none
-    }
-  from box cross join agg a left join whole w on true`,
+    } as vessels
+  from box cross join agg a left join whole w on true) r`,
     ),
   );
 };

@@ -1,3 +1,4 @@
+import { batchedRow } from '../../db/batched-rows.ts';
 import type { Database } from '../../db/database.ts';
 import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
 import { markerPieces } from '../../reference/markers.ts';
@@ -6,10 +7,11 @@ import { jsonPieces } from '../../util/json-pieces.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import type { TimeSort } from '../time-sort.ts';
-import { containerById, containerEvents, containerPage, shipmentById, shipmentPage } from './queries.ts';
+import { containerEvents, containerPage, containersById, shipmentPage, shipmentsById } from './queries.ts';
 
-// The database path of the hot reads: one prepared statement per request answers the resources
-// as JSON text, and the document is those texts and the few pieces around them, encoded once into
+// The database path of the hot reads: one prepared statement answers the resources as JSON text
+// (a read by id shares its statement with the reads of the same kind waiting beside it:
+// db/batched-rows.ts), and the document is those texts and the few pieces around them, encoded once into
 // the Buffer that is sent (no rows become objects, nothing is parsed or serialised again, and the
 // answer is not joined into one string first: see encoded()). The JavaScript serializers stay
 // the reference (webhooks and every other read use them); test/api/sql-documents.test.ts
@@ -36,9 +38,6 @@ export const unfilteredList = (qs: Query): boolean => Object.keys(qs).every((k) 
 export const sqlCovers = (covered: Set<string>, include: Set<string>): boolean =>
   [...include].every((i) => covered.has(i));
 
-const row = (db: Database, st: Parameters<Database['queryRow']>[0], accountId: string, rest: unknown[]) =>
-  db.queryRow(st, [accountId, ...rest]);
-
 /** GET /shipments/{id}: `include` is empty or {containers}. */
 export async function shipmentText(
   db: Database,
@@ -48,9 +47,9 @@ export async function shipmentText(
 ): Promise<Buffer | undefined> {
   if (!isUuid(id)) return undefined;
   const withContainers = include.has('containers');
-  const r = await row(db, shipmentById(withContainers), accountId, [id]);
+  const r = await batchedRow(db, shipmentsById(withContainers), accountId, id);
   if (!r) return undefined;
-  const [data, included] = r as [string, string | null];
+  const [, data, included] = r as [string, string, string | null];
   return encoded(
     withContainers ? ['{"data":', data, ',"included":[', included ?? '', ']}'] : ['{"data":', data, '}'],
   );
@@ -63,8 +62,8 @@ export async function containerText(
   id: string,
 ): Promise<Buffer | undefined> {
   if (!isUuid(id)) return undefined;
-  const r = await row(db, containerById, accountId, [id]);
-  return r ? encoded(['{"data":', r[0] as string, '}']) : undefined;
+  const r = await batchedRow(db, containersById, accountId, id);
+  return r ? encoded(['{"data":', r[1] as string, '}']) : undefined;
 }
 
 /**
@@ -85,9 +84,10 @@ export async function containerEventsText(
     terminal: include.has('terminal'),
     vessel: include.has('vessel'),
   };
-  const r = await row(db, containerEvents(asked), accountId, [id, page.size, pageOffset(page)]);
+  const r = await batchedRow(db, containerEvents(asked), accountId, id, [page.size, pageOffset(page)]);
   if (!r) return undefined;
-  const [containerId, data, total, locodes, terminals, vessels] = r as [
+  const [, containerId, data, total, locodes, terminals, vessels] = r as [
+    string,
     string,
     string | null,
     number,
