@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -215,6 +216,18 @@ describe('connection loss on PostgreSQL', { skip }, () => {
         });
         assert.equal(assertOkOrUnavailable(create, 'POST during outage'), 'unavailable');
         seen.create503++;
+        // Reads by id that wait together share one statement (src/db/batched-rows.ts): its failure
+        // is each one's 503.
+        const byId = await Promise.all(
+          [0, 1, 2, 3, 4, 5].map((i) =>
+            s.call(
+              'GET',
+              i % 2 ? `/v2/shipments/${randomUUID()}?include=containers` : `/v2/containers/${randomUUID()}`,
+            ),
+          ),
+        );
+        for (const r of byId)
+          assert.equal(assertOkOrUnavailable(r, 'GET by id during outage'), 'unavailable');
         for (const [port, k] of [
           [s.apiPort, 'readyApi503'],
           [s.workerPort, 'readyWorker503'],
@@ -239,6 +252,14 @@ describe('connection loss on PostgreSQL', { skip }, () => {
           'ready again',
         );
       }
+      const missing = await Promise.all(
+        [0, 1, 2].map(() => s.call('GET', `/v2/shipments/${randomUUID()}?include=containers`)),
+      );
+      assert.deepEqual(
+        missing.map((r) => r.status),
+        [404, 404, 404],
+        'reads by id answer again',
+      );
       const after = numbers('3', 6);
       await Promise.all(after.map((n) => createTracking(s, n, until)));
       // Nothing lost: what was accepted before, during (nothing) and after the outage completes.
