@@ -1,12 +1,14 @@
+import { availableParallelism } from 'node:os';
 import type { Database, Statement } from './database.ts';
 
 // Look-ups by id that arrive together share one statement. Under load most of a hot read's
 // database time is the statement itself, not its row: the protocol round, the executor's start and
 // the backend waking for it cost ~75 µs, the shipment document ~60 µs (docs/benchmarks.md). While
-// a family's statements are all in flight, the look-ups that arrive wait in a queue, and the next
-// statement takes every waiting look-up of the same family and account, up to its slots. So a lone
-// request is sent at once, as before, and under load one statement answers many: 16 shipments
-// cost PostgreSQL ~63 µs each against ~130 µs alone, and the process a third of its driver work.
+// enough batched statements are in flight (inFlightLimit), the look-ups that arrive wait in a
+// queue, and the next statement takes every waiting look-up of the same statement and account, up
+// to its slots. So a lone request is sent at once, as before, and under load one statement answers
+// many: 16 shipments cost PostgreSQL ~63 µs each against ~130 µs alone, and the process a third
+// of its driver work.
 
 /**
  * A statement that answers many ids: $1 the account, then `slots` ids ($2 … $(slots + 1), null
@@ -35,17 +37,9 @@ interface Waiting {
 interface Batches {
   queue: Waiting[];
   inFlight: number;
-  concurrency: number;
 }
 
 const batchesOf = new WeakMap<Database, Batches>();
-
-/**
- * Statements of batched look-ups in flight at once per database: PostgreSQL's backends share this
- * machine's cores with the process; more statements at once only take turns on them, while the
- * waiting look-ups make the next batches fuller. PGlite runs one statement at a time anyway.
- */
-export const BATCH_CONCURRENCY = 2;
 
 /**
  * The row of `id` (compared in lower case), from a statement of `batch` shared with the other
@@ -62,7 +56,7 @@ export function batchedRow(
 ): Promise<unknown[] | undefined> {
   let state = batchesOf.get(database);
   if (!state) {
-    state = { queue: [], inFlight: 0, concurrency: database.engine === 'pglite' ? 1 : BATCH_CONCURRENCY };
+    state = { queue: [], inFlight: 0 };
     batchesOf.set(database, state);
   }
   const batches = state;
@@ -73,9 +67,20 @@ export function batchedRow(
   });
 }
 
-/** Sends statements while fewer than `concurrency` are in flight and look-ups wait. */
+/**
+ * Batched statements in flight at once: one per core of this machine (at least two), never more
+ * than the database has connections (PGlite: one). With PostgreSQL on the same cores, more
+ * statements at once only take turns on them while the waiting reads make the next batches
+ * fuller: on 2 cores, two in flight served 6,600-8,100 shipment reads/s and five (the pool)
+ * 5,200-7,600 (docs/benchmarks.md).
+ */
+const inFlightLimit = (database: Database) =>
+  Math.min(database.connections, Math.max(2, availableParallelism()));
+
+/** Sends statements while look-ups wait and fewer than the limit are in flight. */
 function pump(database: Database, state: Batches): void {
-  while (state.inFlight < state.concurrency && state.queue.length > 0) {
+  const limit = inFlightLimit(database);
+  while (state.inFlight < limit && state.queue.length > 0) {
     const taken = take(state);
     state.inFlight++;
     void send(database, taken).finally(() => {

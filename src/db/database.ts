@@ -24,6 +24,8 @@ export interface Database {
   queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;
   /** Every row of one statement, as queryRow answers one (a page answered a row per resource). */
   queryRows(statement: Statement, values: unknown[]): Promise<unknown[][]>;
+  /** Statements it runs at once: the pool's size (PGlite: one session, so 1). */
+  connections: number;
   /** Pool usage for metrics: connections in use and total (PGlite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   /**
@@ -102,6 +104,7 @@ export async function openPostgres(
   return {
     db,
     engine: 'postgres',
+    connections: poolSize,
     async exec(script) {
       const client = await pool.connect();
       try {
@@ -271,6 +274,7 @@ export async function openPglite(
   return {
     db,
     engine: 'pglite',
+    connections: 1,
     async exec(script) {
       // Go through Kysely's connection so the mutex applies.
       await db.connection().execute(async () => {

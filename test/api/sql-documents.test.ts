@@ -193,7 +193,9 @@ for (const engine of ENGINES) {
       const texts = await Promise.all(
         ids.map((id) => shipmentText(counting, t.accountId, id, new Set(['containers']))),
       );
-      assert.ok(statements <= 2 + Math.ceil(ids.length / BATCH_SLOTS), `${statements} statements`);
+      // A few go alone while nothing is in flight (one per core, within the pool); the rest wait and share.
+      assert.ok(statements <= 8 + Math.ceil(ids.length / BATCH_SLOTS), `${statements} statements`);
+      assert.ok(statements < ids.length / 2, `${statements} statements for ${ids.length} look-ups`);
       for (const [i, id] of ids.entries()) {
         const alone = await shipmentText(t.database, t.accountId, id, new Set(['containers']));
         assert.equal(texts[i]?.toString(), alone?.toString(), id);
