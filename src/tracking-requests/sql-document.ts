@@ -11,7 +11,7 @@ import {
   time,
   val,
 } from '../shipments/sql-documents/json-text.ts';
-import { pageSize } from '../shipments/sql-documents/queries.ts';
+import { pageIds, pageSize } from '../shipments/sql-documents/queries.ts';
 import { shipmentJson } from '../shipments/sql-documents/resources.ts';
 import { encoded, tail } from '../shipments/sql-documents/service.ts';
 import type { TimeSort } from '../shipments/time-sort.ts';
@@ -83,8 +83,7 @@ function trackingRequestPage(sort: TimeSort, withShipments: boolean, size: numbe
         left join vessels v on v.id = s.pod_vessel_id)`;
     st = statement(
       `tracking_requests_${sort.column}_${dir}_${size}${withShipments ? '_shipments' : ''}`,
-      `with page as (select tr.id from tracking_requests tr where tr.account_id = $1
-        order by ${order} limit ${size} offset $2),
+      `with page as (${pageIds('tracking_requests', 'tr', sort, size, 'tracking_requests')}),
       picked as (select tr.*, row_number() over (order by ${order}) as n
         from page p join tracking_requests tr on tr.id = p.id)
       select (select string_agg(${TRACKING_REQUEST}, ',' order by tr.n) from picked tr),

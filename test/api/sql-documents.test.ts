@@ -259,6 +259,8 @@ for (const engine of ENGINES) {
           'page[size]=4&page[number]=2',
           'page[size]=5&page[number]=4',
           'page[number]=50',
+          // Every page of 3, the back half read from the index's other end (pageIds).
+          ...[1, 2, 3, 4, 5, 6, 7].map((n) => `page[size]=3&page[number]=${n}`),
         ]) {
           await same(`${LIST}?${sort}${page}`);
           await same(`${LIST}?${sort}include=containers&${page}`);
@@ -277,6 +279,7 @@ for (const engine of ENGINES) {
           'page[size]=4&page[number]=2',
           'page[size]=7&page[number]=4',
           'page[number]=50',
+          ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => `page[size]=3&page[number]=${n}`),
         ]) {
           await same(`/v2/containers?${sort}${page}`);
         }
@@ -293,6 +296,7 @@ for (const engine of ENGINES) {
           'page[size]=4&page[number]=2',
           'page[size]=7&page[number]=3',
           'page[number]=50',
+          ...[1, 2, 3, 4, 5, 6, 7].map((n) => `page[size]=3&page[number]=${n}`),
         ]) {
           await same(`/v2/tracking_requests?${sort}${page}`);
         }
@@ -315,6 +319,9 @@ for (const engine of ENGINES) {
         'include=tracked_object,shipment&sort=updated_at&page[size]=7',
         'include=tracked_object&sort=created_at&page[size]=100',
         'include=tracked_object&page[number]=50',
+        ...[1, 2, 3, 4, 5, 6, 7, 8].map(
+          (n) => `include=tracked_object&sort=-updated_at&page[size]=3&page[number]=${n}`,
+        ),
       ])
         await same(`/v2/tracking_requests?${q}`);
       await same('/v2/tracking_requests?include=tracked_object', other.key);
