@@ -165,7 +165,8 @@ export function shipmentPage(sort: TimeSort, withContainers: boolean, size: numb
  * half (100,000 shipments: 20.8 → 8.3 ms a random page; docs/benchmarks.md). The count and the rows
  * are read in the statement's one snapshot, so the two ends agree; the opposite order is the exact
  * reverse, ids breaking ties. One branch runs: each one's condition names no column, so PostgreSQL
- * tests it once, before the scan.
+ * tests it once, before the scan. The outer `limit` is for the planner: with only the computed
+ * one it expected a tenth of the table and joined the page's shipments by hash.
  */
 export function pageIds(table: string, t: string, sort: TimeSort, size: number, total: string): string {
   const order = (desc: boolean) => {
@@ -177,9 +178,9 @@ export function pageIds(table: string, t: string, sort: TimeSort, size: number, 
   return `(select ${t}.id from ${table} ${t} where ${t}.account_id = $1 and $2 * 2 < ${count}
       order by ${order(sort.desc)} limit ${n} offset $2)
     union all
-    (select ${t}.id from ${table} ${t} where ${t}.account_id = $1 and $2 * 2 >= ${count}
+    (select id from (select ${t}.id from ${table} ${t} where ${t}.account_id = $1 and $2 * 2 >= ${count}
       order by ${order(!sort.desc)} limit greatest(0, least(${n}, ${count} - $2))
-      offset greatest(0, ${count} - $2 - ${n}))`;
+      offset greatest(0, ${count} - $2 - ${n})) back limit ${n})`;
 }
 
 /** A page size as written into a statement: the HTTP layer's 1-100, never anything else. */
