@@ -74,8 +74,8 @@ export function batchedRow(
  * fuller: on 2 cores, two in flight served 6,600-8,100 shipment reads/s and five (the pool)
  * 5,200-7,600 (docs/benchmarks.md).
  */
-const inFlightLimit = (database: Database) =>
-  Math.min(database.connections, Math.max(2, availableParallelism()));
+const CORES = Math.max(2, availableParallelism());
+const inFlightLimit = (database: Database) => Math.min(database.connections, CORES);
 
 /** Sends statements while look-ups wait and fewer than the limit are in flight. */
 function pump(database: Database, state: Batches): void {

@@ -24,9 +24,9 @@ const CONTAINERS_OF_S = `select string_agg(${INCLUDED_CONTAINER}, ',' order by c
  * planned the whole statement again at every execution (~290 µs of a ~430 µs shipment read, with
  * the containers left out); one text per variant gets its generic plan after five executions.
  */
-const made = new Map<string, Statement>();
-function variant(key: string, make: () => Statement): Statement {
-  let st = made.get(key);
+const made = new Map<string, Statement | BatchStatement>();
+function variant<T extends Statement | BatchStatement>(key: string, make: () => T): T {
+  let st = made.get(key) as T | undefined;
   if (!st) {
     st = make();
     made.set(key, st);
@@ -40,6 +40,10 @@ export const BATCH_SLOTS = 16;
 /** The ids of a batched statement, $2 … $(BATCH_SLOTS + 1), as rows of `b(id)`. */
 const BATCH_IDS = `unnest(array[${Array.from({ length: BATCH_SLOTS }, (_, i) => `$${i + 2}::uuid`).join(', ')}]) b(id)`;
 
+/** A batched variant (made on first use, as `variant`): its statement and its slots. */
+const batched = (key: string, make: () => Statement): BatchStatement =>
+  variant(`batched:${key}`, () => ({ statement: make(), slots: BATCH_SLOTS }));
+
 /** Shipments by id, batched: a row per shipment found, [id, shipment, containers (with them)]. */
 export const shipmentsById = (withContainers: boolean): BatchStatement =>
   batched(`shipment:${withContainers}`, () =>
@@ -51,26 +55,15 @@ export const shipmentsById = (withContainers: boolean): BatchStatement =>
     ),
   );
 
-const batchedMade = new Map<string, BatchStatement>();
-function batched(key: string, make: () => Statement): BatchStatement {
-  let b = batchedMade.get(key);
-  if (!b) {
-    b = { statement: make(), slots: BATCH_SLOTS };
-    batchedMade.set(key, b);
-  }
-  return b;
-}
-
 /** Containers by id, batched: a row per container found, [id, container]. */
-export const containersById: BatchStatement = {
-  statement: statement(
+export const containersById: BatchStatement = batched('container', () =>
+  statement(
     'containers_by_id',
     `select c.id::text, ${CONTAINER} from ${BATCH_IDS} join containers c on c.id = b.id
   join shipments s on s.id = c.shipment_id
   where c.account_id = $1`,
   ),
-  slots: BATCH_SLOTS,
-};
+);
 
 /** The includes of a container's events the SQL answers. */
 export interface EventIncludes {
@@ -81,10 +74,11 @@ export interface EventIncludes {
 
 /**
  * Containers' events, batched: the container ids in the slots, then the limit and offset. No row
- * for a container that is not the account's, else [id, container id, the page's events, how many the container has, then with the includes asked for
- * (else null) the events' locodes and terminal ids in event order (JSON arrays; the ports and
- * terminals are reference data, serialised in the process), the vessels they name in first-named
- * order]. The count is the container's (migrations/0046).
+ * for a container that is not the account's, else [id, container id, the page's events, how many
+ * the container has, then with the includes asked for (else null) the events' locodes and terminal
+ * ids in event order (JSON arrays; the ports and terminals are reference data, serialised in the
+ * process), the vessels they name in first-named order]. The count is the container's
+ * (migrations/0046).
  *
  * A first page that holds all of the container's events (the default page of 100 holds nearly
  * every container's) is the container's stored list (migrations/0048): one row, and the events are

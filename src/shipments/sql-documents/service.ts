@@ -11,9 +11,9 @@ import { containerEvents, containerPage, containersById, shipmentPage, shipments
 
 // The database path of the hot reads: one prepared statement answers the resources as JSON text
 // (a read by id shares its statement with the reads of the same kind waiting beside it:
-// db/batched-rows.ts), and the document is those texts and the few pieces around them, encoded once into
-// the Buffer that is sent (no rows become objects, nothing is parsed or serialised again, and the
-// answer is not joined into one string first: see encoded()). The JavaScript serializers stay
+// db/batched-rows.ts), and the document is those texts and the few pieces around them, encoded
+// once into the Buffer that is sent (no rows become objects, nothing is parsed or serialised
+// again, and the answer is not joined into one string first: see encoded()). The JavaScript serializers stay
 // the reference (webhooks and every other read use them); test/api/sql-documents.test.ts
 // compares whole documents of both paths. Each function answers undefined for "not found".
 
