@@ -233,6 +233,8 @@ function preparing(pool: pg.Pool): pg.Pool {
   });
 }
 
+const PGLITE_SHARED_BUFFERS = '32MB';
+
 /**
  * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
  * owner only (see embedded.ts, which holds the lock and passes the `gate` it shares with the
@@ -245,7 +247,12 @@ export async function openPglite(
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm ships with PGlite as a contrib extension: the search indexes (migrations/0033) use it.
   const extensions = { pg_trgm };
-  const pglite = dataDir ? new PGlite(dataDir, { extensions }) : new PGlite({ extensions });
+  // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which grows as
+  // pages are touched and never shrinks: under read load the process held ~490 MB. With 32 MB it held
+  // ~390 MB at the same throughput (pages beyond it come from the OS page cache); see docs/benchmarks.md.
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  const options = { extensions, startParams };
+  const pglite = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await pglite.waitReady;
   opts.onPglite?.(pglite);
   const gate = opts.gate ?? new Gate();

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
 
-// The settings every PostgreSQL session of the service runs with (src/db/database.ts, openPostgres).
+// The settings every session of the service runs with (src/db/database.ts, openPostgres and openPglite).
 // PGlite has no JIT to turn off.
 
 describe('PostgreSQL sessions of the service', { skip: !ENGINES.includes('postgres') }, () => {
@@ -33,5 +33,24 @@ describe('PostgreSQL sessions of the service', { skip: !ENGINES.includes('postgr
     );
     const prepared = await t.queryRow({ name: 'jit_setting', text: "select current_setting('jit')" }, []);
     assert.deepEqual(prepared, ['off']);
+  });
+});
+
+// PGlite keeps its shared buffers in WebAssembly memory that never shrinks (src/db/database.ts,
+// openPglite): 32 MB instead of PostgreSQL's 128 MB, and PGlite's own start settings kept.
+describe('the embedded PGlite session', { skip: !ENGINES.includes('pglite') }, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await createTestDatabase('pglite');
+  });
+  after(async () => {
+    await t.destroy();
+  });
+
+  test('runs with 32 MB of shared buffers and PGlite’s start settings', async () => {
+    const r = await sql<{ sb: string; sp: string; workers: string }>`
+      select current_setting('shared_buffers') as sb, current_setting('search_path') as sp,
+             current_setting('max_worker_processes') as workers`.execute(t.db);
+    assert.deepEqual(r.rows[0], { sb: '32MB', sp: 'public', workers: '0' });
   });
 });
