@@ -214,6 +214,8 @@ for (const engine of ENGINES) {
           }),
         });
         assert.equal(r.status, 201);
+        // PGlite keeps created_at to the millisecond and ties sort by random id: one apart.
+        await new Promise((r) => setTimeout(r, 2));
       }
       const p1 = await t.request('GET', '/v2/tracking_requests?page[size]=2', { key: acct.key });
       assert.equal(p1.status, 200);

@@ -97,7 +97,9 @@ for (const engine of ENGINES) {
         tracking_request_id: ids.trackingRequest,
         shipment_id: ids.shipment,
       };
-      // One call per event, as the engine does per change: each gets its own created_at.
+      // One call per event, as the engine does per change: each gets its own created_at. PGlite keeps
+      // it to the millisecond and ties sort by random id, so the calls are a few milliseconds apart.
+      const apart = () => new Promise((r) => setTimeout(r, 2));
       await recordDomainEvents(db, [
         {
           ...base,
@@ -106,6 +108,7 @@ for (const engine of ENGINES) {
           reference_id: ids.trackingRequest,
         },
       ]);
+      await apart();
       await recordDomainEvents(db, [
         {
           ...base,
@@ -115,6 +118,7 @@ for (const engine of ENGINES) {
           reference_id: ids.event,
         },
       ]);
+      await apart();
       await recordDomainEvents(db, [
         {
           ...base,
@@ -123,6 +127,7 @@ for (const engine of ENGINES) {
           reference_type: 'container_created_event',
         },
       ]);
+      await apart();
       await recordDomainEvents(db, [
         {
           ...base,

@@ -26,7 +26,7 @@ for (const engine of ENGINES) {
       dir = mkdtempSync(join(tmpdir(), 'docq-'));
       t = await startTestApp(engine, {
         DATA_DIR: dir,
-        DOCUMENT_RETRY_BASE_MS: '30',
+        DOCUMENT_RETRY_BASE_MS: '1000',
         DOCUMENT_RETRY_MAX: '1',
       });
     });
@@ -116,7 +116,8 @@ for (const engine of ENGINES) {
         [],
         'not before its back-off',
       );
-      await new Promise((r) => setTimeout(r, 100));
+      // The back-off (2 s here) has passed: move its time rather than wait for it.
+      await sql`update documents set next_process_at = now() where id = ${d.id}`.execute(t.database.db);
       const second = (await claimDueDocuments(t.database.db, 'w', 10, 60_000)).find((x) => x.id === d.id)!;
       assert.equal(second.attempt_count, 1);
       await processDocument(deps, second);

@@ -299,7 +299,7 @@ describe('carrier simulator over HTTP', () => {
   });
 
   it('OAuth2 client credentials: token endpoint and bearer check', async () => {
-    const o = await sim({ oauth: { clientId: 'client-1', clientSecret: 's3cret', expiresInSeconds: 0.3 } });
+    const o = await sim({ oauth: { clientId: 'client-1', clientSecret: 's3cret', expiresInSeconds: 1 } });
     const token = (body: string, headers: Record<string, string> = {}) =>
       fetch(`${o.url}/oauth/token`, {
         method: 'POST',
@@ -318,7 +318,7 @@ describe('carrier simulator over HTTP', () => {
     assert.equal(ok.status, 200);
     const t = (await ok.json()) as { access_token: string; token_type: string; expires_in: number };
     assert.equal(t.token_type, 'Bearer');
-    assert.equal(t.expires_in, 0.3);
+    assert.equal(t.expires_in, 1);
     const authed = await events(o, 'transportDocumentReference=SIMTS1', {
       headers: { authorization: `Bearer ${t.access_token}` },
     });
@@ -333,7 +333,8 @@ describe('carrier simulator over HTTP', () => {
     });
     assert.equal(basic.status, 200);
     assert.equal(o.stats().tokensIssued, 2);
-    await new Promise((r) => setTimeout(r, 350));
+    // A second's lifetime: the authorised read above must land inside it even on a loaded machine.
+    await new Promise((r) => setTimeout(r, 1050));
     const expired = await events(o, 'transportDocumentReference=SIMTS1', {
       headers: { authorization: `Bearer ${t.access_token}` },
     });

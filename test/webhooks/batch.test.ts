@@ -87,13 +87,20 @@ for (const engine of ENGINES) {
       );
       worker.wake('webhook');
       await eventually(async () => paths.every((p) => rx.at(p).length >= N), 20_000, 'every delivery');
-      await new Promise((r) => setTimeout(r, 200));
+      // The last batch is written back after its answers arrive: wait for it, not a fixed time.
+      const notifications = () =>
+        t.database.db
+          .selectFrom('webhook_notifications')
+          .select(['id', 'body', 'delivery_status', 'attempt_count'])
+          .where('account_id', '=', acct.accountId)
+          .execute();
+      await eventually(
+        async () => (await notifications()).every((n) => n.delivery_status === 'succeeded'),
+        10_000,
+        'every delivery settled',
+      );
 
-      const stored = await t.database.db
-        .selectFrom('webhook_notifications')
-        .select(['id', 'body', 'delivery_status', 'attempt_count'])
-        .where('account_id', '=', acct.accountId)
-        .execute();
+      const stored = await notifications();
       assert.equal(stored.length, N * paths.length);
       const bodies = new Map(stored.map((n) => [n.id, n.body]));
       for (const n of stored) {
