@@ -1,4 +1,7 @@
+import type { MarkerKind } from '../members/json-text.ts';
 import { portByLocode, shippingLineByScac } from './data.ts';
+
+export type { MarkerKind };
 
 // Reference data (ports, shipping lines) lives in this process, not in the database: ~30k ports
 // would be a table to load into every database. Documents assembled in SQL
@@ -15,16 +18,6 @@ export const MARKER_START = '\u0001';
 
 const KINDS = new Set(['pn', 'pz', 'pi', 'pd', 'ls', 'ln', 'lk']);
 const CODE = /^[A-Za-z0-9]*$/;
-
-/** The kinds of marker: what of which reference record replaces it. */
-export type MarkerKind =
-  | 'pn' // port name (null when unknown)
-  | 'pz' // port time zone
-  | 'pi' // port identifier {"type":"port","id":…} (as serializers write it: resources in `included`)
-  | 'pd' // port identifier {"id":…,"type":"port"} (as the response schema orders it: resources in `data`)
-  | 'ls' // shipping line SCAC (the code itself when unknown)
-  | 'ln' // shipping line name
-  | 'lk'; // shipping line short name
 
 const json = (v: string | null | undefined): string => (v == null ? 'null' : JSON.stringify(v));
 
@@ -57,6 +50,15 @@ function markerValue(key: string): string | undefined {
   const v = referenceValue(kind, code);
   if (memo.size < 20_000) memo.set(key, v);
   return v;
+}
+
+/**
+ * What a marker of `kind` for `code` stands for, as a value: the JavaScript path's side of a member
+ * the SQL path writes as a marker (src/members/kit.ts), from the same look-up.
+ */
+export function referenceOf(kind: MarkerKind, code: string | null): unknown {
+  if (code === null) return null;
+  return JSON.parse(markerValue(`${kind}:${code}`) ?? referenceValue(kind, code));
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { one, type Resource, selfLink } from '../jsonapi/document.ts';
 import { Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
+import { schemaOf, serializerOf } from '../members/kit.ts';
 import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';
+import { VESSEL } from './vessel-members.ts';
 import type { Vessel } from './vessels.ts';
 
 // Reference resources: ports, metro areas, terminals (shipped data, in memory) and vessels
@@ -46,25 +48,12 @@ export const TerminalSchema = resourceSchema(
 );
 
 /** A vessel's attributes before its positions; maps' vessel_with_positions shares them. */
-export const vesselAttributes = {
-  name: Type.String(),
-  imo: Nullable(Type.String()),
-  mmsi: Nullable(Type.String()),
-  latitude: Nullable(Type.Number()),
-  longitude: Nullable(Type.Number()),
-  nautical_speed_knots: Nullable(Type.Number()),
-  navigational_heading_degrees: Nullable(Type.Number()),
-};
-
-export const VesselSchema = resourceSchema(
-  'vessel',
-  Type.Object({
-    ...vesselAttributes,
-    position_timestamp: Nullable(Type.String()),
-    positions: Nullable(Type.Array(Type.Unknown())),
-  }),
-  null,
+export const vesselAttributes = Object.fromEntries(
+  VESSEL.attributes.filter((m) => !m.name.startsWith('position')).map((m) => [m.name, m.schema]),
 );
+
+/** Declared member by member in vessel-members.ts. */
+export const VesselSchema = schemaOf(VESSEL);
 
 function placeAttrs(p: Port): Record<string, unknown> {
   return {
@@ -110,25 +99,8 @@ export function serializeTerminal(t: Terminal): Resource {
   };
 }
 
-export function serializeVessel(v: Vessel): Resource {
-  return {
-    id: v.id,
-    type: 'vessel',
-    attributes: {
-      name: v.name,
-      imo: v.imo,
-      // No AIS source: positions are unknown.
-      mmsi: null,
-      latitude: null,
-      longitude: null,
-      nautical_speed_knots: null,
-      navigational_heading_degrees: null,
-      position_timestamp: null,
-      positions: null,
-    },
-    links: selfLink(`/vessels/${v.id}`),
-  };
-}
+const vessel = serializerOf(VESSEL);
+export const serializeVessel = (v: Vessel): Resource => vessel(v, undefined);
 
 /** Port resources for the given UN/LOCODEs (unknown ones are skipped). */
 export function portResources(locodes: Array<string | null | undefined>): Resource[] {

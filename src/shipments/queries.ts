@@ -3,84 +3,26 @@ import { byId } from '../db/by-ids.ts';
 import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
+import { type ReadsOf, readsOf } from '../members/kit.ts';
 import type { Page } from '../util/page.ts';
+import { SHIPMENT, type ShipmentSource } from './members.ts';
 
 // Shipments of one account. Every query filters by account_id; another account's shipment is
 // simply not found. Rows are plain objects (the vessel's name and IMO joined in).
 
-export interface ShipmentRow {
-  id: string;
-  scac: string;
-  request_type: string;
-  normalized_number: string;
-  bill_of_lading_number: string;
-  ref_numbers: string[];
-  tags: string[];
-  customer_name: string | null;
-  port_of_lading_locode: string | null;
-  port_of_discharge_locode: string | null;
-  destination_locode: string | null;
-  transshipment_locodes: string[];
-  pod_terminal_id: string | null;
-  destination_terminal_id: string | null;
-  pod_vessel_id: string | null;
-  pod_vessel_name: string | null;
-  pod_vessel_imo: string | null;
-  pod_voyage_number: string | null;
-  pol_etd_at: Date | null;
-  pol_atd_at: Date | null;
-  pod_eta_at: Date | null;
-  pod_original_eta_at: Date | null;
-  pol_original_etd_at: Date | null;
-  destination_original_eta_at: Date | null;
-  pod_ata_at: Date | null;
-  destination_eta_at: Date | null;
-  destination_ata_at: Date | null;
-  line_tracking_last_attempted_at: Date | null;
-  line_tracking_last_succeeded_at: Date | null;
-  line_tracking_stopped_at: Date | null;
-  line_tracking_stopped_reason: string | null;
-  next_refresh_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+// What services read of a shipment beyond what it serves.
+const ALSO = ['request_type', 'pod_vessel_id', 'next_refresh_at'] as const;
 
-const COLUMNS = [
-  's.id',
-  's.scac',
-  's.request_type',
-  's.normalized_number',
-  's.bill_of_lading_number',
-  's.ref_numbers',
-  's.tags',
-  's.customer_name',
-  's.port_of_lading_locode',
-  's.port_of_discharge_locode',
-  's.destination_locode',
-  's.transshipment_locodes',
-  's.pod_terminal_id',
-  's.destination_terminal_id',
-  's.pod_vessel_id',
-  'v.name as pod_vessel_name',
-  'v.imo as pod_vessel_imo',
-  's.pod_voyage_number',
-  's.pol_etd_at',
-  's.pol_atd_at',
-  's.pod_eta_at',
-  's.pod_original_eta_at',
-  's.pol_original_etd_at',
-  's.destination_original_eta_at',
-  's.pod_ata_at',
-  's.destination_eta_at',
-  's.destination_ata_at',
-  's.line_tracking_last_attempted_at',
-  's.line_tracking_last_succeeded_at',
-  's.line_tracking_stopped_at',
-  's.line_tracking_stopped_reason',
-  's.next_refresh_at',
-  's.created_at',
-  's.updated_at',
-] as const;
+/** A shipment as the API reads it: the fields its declared members read (members.ts), and ALSO. */
+export type ShipmentRow = Pick<ShipmentSource, ReadsOf<typeof SHIPMENT> | 'id' | (typeof ALSO)[number]>;
+
+// Where the fields joined to a shipment row come from: its POD vessel.
+const JOINED: Record<string, string> = { pod_vessel_name: 'v.name', pod_vessel_imo: 'v.imo' };
+
+// The select list, made of the declaration (typed as one column for kysely; rows are cast).
+const COLUMNS = [...readsOf(SHIPMENT), ...ALSO].map((f) =>
+  JOINED[f] ? `${JOINED[f]} as ${f}` : `s.${f}`,
+) as unknown as ['s.id'];
 
 function shipmentsWithVessel(db: Kysely<DB>, accountId: string) {
   return db
@@ -90,7 +32,11 @@ function shipmentsWithVessel(db: Kysely<DB>, accountId: string) {
 }
 
 export const findShipment = byId<ShipmentRow>(async (db, accountId, id) => {
-  return shipmentsWithVessel(db, accountId).select(COLUMNS).where('s.id', '=', id).executeTakeFirst();
+  return shipmentsWithVessel(db, accountId)
+    .select(COLUMNS)
+    .$castTo<ShipmentRow>()
+    .where('s.id', '=', id)
+    .executeTakeFirst();
 });
 
 /** The caller's shipments among `ids` (others' and unknown ids are skipped). */
@@ -101,7 +47,11 @@ export async function shipmentsByIds(
 ): Promise<ShipmentRow[]> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return [];
-  return shipmentsWithVessel(db, accountId).select(COLUMNS).where('s.id', 'in', wanted).execute();
+  return shipmentsWithVessel(db, accountId)
+    .select(COLUMNS)
+    .$castTo<ShipmentRow>()
+    .where('s.id', 'in', wanted)
+    .execute();
 }
 
 export interface ShipmentFilter {
@@ -164,6 +114,7 @@ export async function listShipments(
     q
       .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
       .select(COLUMNS)
+      .$castTo<ShipmentRow>()
       .orderBy(`s.${f.sort.column}`, dir)
       .orderBy('s.id', dir),
     q.select(total),

@@ -1,46 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { byId, byIds } from '../db/by-ids.ts';
 import { paged, total } from '../db/paged.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, TrackingRequestsTable } from '../db/schema.ts';
+import { type ReadsOf, readsOf } from '../members/kit.ts';
 import type { Page } from '../util/page.ts';
+import { TRACKING_REQUEST } from './members.ts';
 import type { CreateInput } from './validate.ts';
 
-export interface TrackingRequest {
-  id: string;
-  request_number: string;
-  request_type: string;
-  scac: string | null;
-  ref_numbers: string[];
-  shipment_tags: string[];
-  status: string;
-  failed_reason: string | null;
-  is_retrying: boolean;
-  retry_count: number | null;
-  shipment_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  next_attempt_at: Date | null;
-  customer_id?: string | null;
-}
+/** A tracking request as the API reads it: the fields its declared members read (members.ts). */
+export type TrackingRequest = Pick<
+  Selectable<TrackingRequestsTable>,
+  ReadsOf<typeof TRACKING_REQUEST> | 'id'
+>;
 
-const COLUMNS = [
-  'id',
-  'request_number',
-  'request_type',
-  'scac',
-  'ref_numbers',
-  'shipment_tags',
-  'status',
-  'failed_reason',
-  'is_retrying',
-  'retry_count',
-  'shipment_id',
-  'created_at',
-  'updated_at',
-  'next_attempt_at',
-  'customer_id',
-] as const;
+// The select list, made of the declaration (typed as one column for kysely; rows are cast).
+const COLUMNS = readsOf(TRACKING_REQUEST) as unknown as ['id'];
 
 /** The partial unique index refused the row: the same number is already pending or tracked. */
 export class DuplicateTrackingRequest extends Error {}
@@ -126,7 +101,11 @@ export function batchedTrackingRequestInsert(
 
 /** The account's tracking requests with their columns, to narrow with `where`. */
 function accountRequests(db: Kysely<DB>, accountId: string) {
-  return db.selectFrom('tracking_requests').select(COLUMNS).where('account_id', '=', accountId);
+  return db
+    .selectFrom('tracking_requests')
+    .select(COLUMNS)
+    .$castTo<TrackingRequest>()
+    .where('account_id', '=', accountId);
 }
 
 export const findTrackingRequest = byId<TrackingRequest>((db, accountId, id) =>
@@ -167,7 +146,11 @@ export async function listTrackingRequests(
     );
   }
   const dir = f.sort.desc ? 'desc' : 'asc';
-  return paged(q.select(COLUMNS).orderBy(f.sort.column, dir).orderBy('id', dir), q.select(total), page);
+  return paged(
+    q.select(COLUMNS).$castTo<TrackingRequest>().orderBy(f.sort.column, dir).orderBy('id', dir),
+    q.select(total),
+    page,
+  );
 }
 
 export async function updateTrackingRequest(
@@ -184,6 +167,7 @@ export async function updateTrackingRequest(
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .returning(COLUMNS)
+    .$castTo<TrackingRequest>()
     .executeTakeFirst();
 }
 

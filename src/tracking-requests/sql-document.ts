@@ -1,62 +1,21 @@
 import type { Database, Statement } from '../db/database.ts';
 import { pageLinks } from '../jsonapi/document.ts';
-import {
-  ident,
-  lit,
-  num,
-  obj,
-  raw,
-  sqlOf,
-  statement,
-  time,
-  val,
-} from '../shipments/sql-documents/json-text.ts';
+import { sqlOf, statement } from '../members/json-text.ts';
+import { resourceJson } from '../members/kit.ts';
 import { pageIds, pageSize } from '../shipments/sql-documents/queries.ts';
 import { shipmentJson } from '../shipments/sql-documents/resources.ts';
 import { encoded, tail } from '../shipments/sql-documents/service.ts';
 import type { TimeSort } from '../shipments/time-sort.ts';
 import { type Page, pageOffset } from '../util/page.ts';
+import { TRACKING_REQUEST } from './members.ts';
 
 // The unfiltered list of tracking requests, with or without their shipments included, as one
 // prepared statement answering JSON text (the shipments' database path, src/shipments/sql-documents/,
-// explains the approach). Member for member what serializeTrackingRequest and the shipments'
-// serializer write, in the response schema's order; test/api/sql-documents.test.ts compares both.
+// explains the approach), made of the same declarations as the serializers (./members.ts);
+// test/api/sql-documents.test.ts compares both.
 // The total is the account's count kept by migrations/0049's triggers.
 
-const NEXT_ATTEMPT = `case when tr.status in ('pending', 'awaiting_manifest') then tr.next_attempt_at end`;
-
-const TRACKING_REQUEST = sqlOf(
-  obj([
-    ['id', val('tr.id::text')],
-    ['type', lit('"tracking_request"')],
-    [
-      'attributes',
-      obj([
-        ['request_number', val('tr.request_number')],
-        ['request_type', val('tr.request_type')],
-        ['scac', val('tr.scac')],
-        ['ref_numbers', val('tr.ref_numbers')],
-        ['tags', val('tr.shipment_tags')],
-        ['shipment_tags', val('tr.shipment_tags')],
-        ['status', val('tr.status')],
-        ['failed_reason', val('tr.failed_reason')],
-        ['is_retrying', val('tr.is_retrying')],
-        ['retry_count', num('tr.retry_count')],
-        ['next_attempt_at', time(NEXT_ATTEMPT)],
-        ['created_at', time('tr.created_at')],
-        ['updated_at', time('tr.updated_at')],
-      ]),
-    ],
-    ['links', [...lit('{"self":"/v2/tracking_requests/'), ...raw('tr.id::text'), ...lit('"}')]],
-    [
-      'relationships',
-      obj([
-        ['tracked_object', obj([['data', ident('shipment', 'tr.shipment_id', 'data')]])],
-        ['customer', obj([['data', ident('party', 'tr.customer_id', 'data')]])],
-      ]),
-    ],
-  ]),
-);
+const TRACKING_REQUEST_JSON = sqlOf(resourceJson(TRACKING_REQUEST, 'data', 'tr', true));
 
 /** A shipment in `included`, as the JavaScript path includes it (`s` the row, `v` its POD vessel). */
 const INCLUDED_SHIPMENT = sqlOf(shipmentJson('included'));
@@ -86,7 +45,7 @@ function trackingRequestPage(sort: TimeSort, withShipments: boolean, size: numbe
       `with page as (${pageIds('tracking_requests', 'tr', sort, size, 'tracking_requests')}),
       picked as (select tr.*, row_number() over (order by ${order}) as n
         from page p join tracking_requests tr on tr.id = p.id)
-      select (select string_agg(${TRACKING_REQUEST}, ',' order by tr.n) from picked tr),
+      select (select string_agg(${TRACKING_REQUEST_JSON}, ',' order by tr.n) from picked tr),
         coalesce((select tracking_requests from account_shipment_counts where account_id = $1), 0),
         ${withShipments ? shipments : 'null::text'}`,
     );

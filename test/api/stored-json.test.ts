@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createAccount } from '../../src/accounts/service.ts';
+import { columnsRead, renderFunction } from '../../src/members/stored.ts';
 import { expandMarkers } from '../../src/reference/markers.ts';
-import { columnsRead, renderFunction, STORED_TABLES } from '../../src/shipments/sql-documents/stored.ts';
+import { STORED_TABLES } from '../../src/shipments/sql-documents/resources.ts';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 

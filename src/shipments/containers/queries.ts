@@ -8,77 +8,31 @@ import {
 } from 'kysely';
 import { byId, byIds } from '../../db/by-ids.ts';
 import { paged, total } from '../../db/paged.ts';
-import type { ContainersTable, DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
+import type { DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
+import { type ReadsOf, readsOf } from '../../members/kit.ts';
 import type { Page } from '../../util/page.ts';
+import { CONTAINER, type ContainerSource } from './members.ts';
 
 // Containers, their transport events and raw carrier events, and the shared vessels they point
 // at. Every account-owned query filters by account_id; rows are plain objects.
 
-const CONTAINER_COLUMNS = [
-  'c.id',
-  'c.shipment_id',
-  'c.number',
-  'c.ref_numbers',
-  'c.equipment_type',
-  'c.equipment_length',
-  'c.equipment_height',
-  'c.iso_equipment_code',
-  'c.seal_number',
-  'c.weight_in_lbs',
-  'c.pod_terminal_id',
-  'c.pod_arrived_at',
-  'c.pod_discharged_at',
-  'c.pod_full_out_at',
-  'c.empty_terminated_at',
-  'c.pod_rail_loaded_at',
-  'c.pod_rail_departed_at',
-  'c.ind_eta_at',
-  'c.ind_ata_at',
-  'c.ind_rail_unloaded_at',
-  'c.final_destination_full_out_at',
-  'c.empty_out_at',
-  'c.pol_full_in_at',
-  'c.pol_vessel_loaded_at',
-  'c.pol_vessel_departed_at',
-  'c.delivered_at',
-  'c.current_status',
-  'c.availability_known',
-  'c.available_for_pickup',
-  'c.location_at_pod_terminal',
-  'c.pod_full_out_chassis_number',
-  'c.holds_at_pod_terminal',
-  'c.fees_at_pod_terminal',
-  'c.pickup_lfd_line',
-  'c.pickup_lfd_terminal',
-  'c.pickup_lfd_rail',
-  'c.pickup_appointment_at',
-  'c.pod_berthed_at',
-  'c.created_at',
-  'c.updated_at',
-  's.port_of_discharge_locode as shipment_pod_locode',
-  's.destination_locode as shipment_destination_locode',
-  's.pod_terminal_id as shipment_pod_terminal_id',
-  's.line_tracking_last_attempted_at as shipment_last_attempted_at',
-  'tc.checked_at as terminal_checked_at',
-] as const;
-
-type ContainerColumn<C> = C extends `c.${infer K}` ? K : never;
-
-/** A container as the API reads it: its row without the account, plus what its shipment says. */
-export type ContainerRow = Omit<
-  Pick<Selectable<ContainersTable>, ContainerColumn<(typeof CONTAINER_COLUMNS)[number]>>,
-  'weight_in_lbs'
-> & {
-  /** numeric: PostgreSQL answers a string, PGlite may answer a number. */
-  weight_in_lbs: string | number | null;
-  /** From the container's shipment. */
-  shipment_pod_locode: string | null;
-  shipment_destination_locode: string | null;
-  shipment_pod_terminal_id: string | null;
-  shipment_last_attempted_at: Date | null;
-  /** When the POD terminal was last asked (container_terminal_checks). */
-  terminal_checked_at: Date | null;
+// Where the fields joined to a container row come from: its shipment and its terminal check.
+const JOINED: Record<string, string> = {
+  shipment_pod_locode: 's.port_of_discharge_locode',
+  shipment_destination_locode: 's.destination_locode',
+  shipment_pod_terminal_id: 's.pod_terminal_id',
+  shipment_last_attempted_at: 's.line_tracking_last_attempted_at',
+  terminal_checked_at: 'tc.checked_at',
 };
+
+/** A container as the API reads it: the fields its declared members read (members.ts). */
+export type ContainerRow = Pick<ContainerSource, ReadsOf<typeof CONTAINER> | 'id'>;
+
+// The select list, made of the declaration (kysely cannot type a list made at run time: the rows
+// are cast to ContainerRow, which is made of the same declaration).
+const CONTAINER_COLUMNS = readsOf(CONTAINER).map((f) =>
+  JOINED[f] ? `${JOINED[f]} as ${f}` : `c.${f}`,
+) as unknown as ['c.id'];
 
 function containersWithShipment(db: Kysely<DB>, accountId: string) {
   return db
@@ -91,6 +45,7 @@ function containersWithShipment(db: Kysely<DB>, accountId: string) {
 export const findContainer = byId<ContainerRow>(async (db, accountId, id) => {
   return containersWithShipment(db, accountId)
     .select(CONTAINER_COLUMNS)
+    .$castTo<ContainerRow>()
     .where('c.id', '=', id)
     .executeTakeFirst();
 });
@@ -106,6 +61,7 @@ async function containersWhereIn(
   if (ids.length === 0) return [];
   let q = containersWithShipment(db, accountId)
     .select(CONTAINER_COLUMNS)
+    .$castTo<ContainerRow>()
     .where(column, 'in', [...new Set(ids)]);
   for (const o of order) q = q.orderBy(o);
   return q.execute();
@@ -181,7 +137,11 @@ export async function listContainers(
   const countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId).where(where);
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
-    rowsQ.select(CONTAINER_COLUMNS).orderBy(`c.${f.sort.column}`, dir).orderBy('c.id', dir),
+    rowsQ
+      .select(CONTAINER_COLUMNS)
+      .$castTo<ContainerRow>()
+      .orderBy(`c.${f.sort.column}`, dir)
+      .orderBy('c.id', dir),
     countQ.select(total),
     page,
   );
@@ -271,10 +231,9 @@ export const transportEventsOfContainers = byIds<TransportEventRow>(async (db, a
 });
 
 /** What a container resource needs from its events: their ids, and the empty return's zone. */
-export interface EventSummary {
-  ids: string[];
-  empty_in_timezone: string | null;
-}
+import type { EventSummary } from './members.ts';
+
+export type { EventSummary };
 
 export async function eventSummaries(
   db: Kysely<DB>,

@@ -1,250 +1,34 @@
 import { Type } from 'typebox';
-import {
-  API_PREFIX,
-  iso,
-  many,
-  one,
-  type Relationship,
-  type Resource,
-  selfLink,
-} from '../../jsonapi/document.ts';
-import {
-  DateTime,
-  Identifier as IdentifierSchema,
-  Nullable,
-  RelOne,
-  resourceSchema,
-} from '../../jsonapi/schemas.ts';
-import { portByLocode, zoneOfLocode } from '../../reference/data.ts';
-import type { ContainerRow, EventSummary, RawEventRow, TransportEventRow } from './queries.ts';
-import { importDeadlines, jsonList, servedStatus } from './terminal-attributes.ts';
+import { iso, one, type Resource } from '../../jsonapi/document.ts';
+import { DateTime, Nullable, RelOne } from '../../jsonapi/schemas.ts';
+import { schemaOf, serializerOf } from '../../members/kit.ts';
+import { portByLocode } from '../../reference/data.ts';
+import { TRANSPORT_EVENT } from './event-members.ts';
+import { CONTAINER, type EventSummary } from './members.ts';
+import type { ContainerRow, RawEventRow, TransportEventRow } from './queries.ts';
+
+export { CONTAINER_STATUSES } from './members.ts';
 
 const Str = Nullable(Type.String());
 const Time = Nullable(DateTime);
 const Tz = Nullable(Type.String({ description: 'IANA tz' }));
 
-/** A to-many relationship given as ids and/or a link to the related list. */
-const RelManyLinked = Type.Object({
-  data: Type.Optional(Type.Array(IdentifierSchema)),
-  links: Type.Optional(Type.Object({ related: Type.String() })),
-});
+// The container and its transport events are declared member by member in members.ts and
+// event-members.ts; their schemas and serializers are made from the declarations.
 
-export const CONTAINER_STATUSES = [
-  'new',
-  'on_ship',
-  'available',
-  'not_available',
-  'grounded',
-  'on_rail',
-  'picked_up',
-  'off_dock',
-  'delivered',
-  'dropped',
-  'loaded',
-  'empty_returned',
-  'awaiting_inland_transfer',
-] as const;
-
-// Stored values are identifiers; the published enum spells two of them with a space.
-const EQUIPMENT_TYPE: Record<string, string> = { open_top: 'open top', flat_rack: 'flat rack' };
-
-export const ContainerSchema = resourceSchema(
-  'container',
-  Type.Object({
-    number: Type.String(),
-    ref_numbers: Type.Array(Type.String()),
-    equipment_type: Nullable(
-      Type.String({ enum: ['dry', 'reefer', 'open top', 'flat rack', 'bulk', 'tank'] }),
-    ),
-    equipment_length: Nullable(Type.Integer()),
-    equipment_height: Nullable(Type.String({ enum: ['standard', 'high_cube'] })),
-    iso_equipment_code: Str,
-    weight_in_lbs: Nullable(Type.Number()),
-    seal_number: Str,
-    created_at: DateTime,
-    updated_at: DateTime,
-    pickup_lfd: Time,
-    pickup_appointment_at: Time,
-    availability_known: Type.Boolean(),
-    available_for_pickup: Nullable(Type.Boolean()),
-    pod_arrived_at: Time,
-    pod_discharged_at: Time,
-    pod_full_out_at: Time,
-    terminal_checked_at: Time,
-    pod_full_out_chassis_number: Str,
-    location_at_pod_terminal: Str,
-    final_destination_full_out_at: Time,
-    empty_out_at: Time,
-    pol_full_in_at: Time,
-    pol_vessel_loaded_at: Time,
-    pol_vessel_departed_at: Time,
-    delivered_at: Time,
-    empty_terminated_at: Time,
-    holds_at_pod_terminal: Type.Array(
-      Type.Object({ name: Type.String(), status: Type.String(), description: Str }),
-    ),
-    fees_at_pod_terminal: Type.Array(
-      Type.Object({ type: Type.String(), amount: Type.Number(), currency_code: Str }),
-    ),
-    pod_timezone: Tz,
-    final_destination_timezone: Tz,
-    empty_terminated_timezone: Tz,
-    pod_rail_carrier_scac: Str,
-    ind_rail_carrier_scac: Str,
-    pod_last_tracking_request_at: Time,
-    shipment_last_tracking_request_at: Time,
-    pod_rail_loaded_at: Time,
-    pod_rail_departed_at: Time,
-    ind_eta_at: Time,
-    ind_ata_at: Time,
-    ind_rail_unloaded_at: Time,
-    ind_facility_lfd_on: Time,
-    import_deadlines: Type.Object({
-      pickup_lfd_terminal: Time,
-      pickup_lfd_rail: Time,
-      pickup_lfd_line: Time,
-    }),
-    current_status: Type.String({ enum: [...CONTAINER_STATUSES] }),
-  }),
-  Type.Object({
-    shipment: RelOne,
-    pod_terminal: RelOne,
-    pickup_facility: RelOne,
-    transport_events: RelManyLinked,
-    raw_events: RelManyLinked,
-  }),
-  'A container during one journey (one shipment).',
-);
-
-function weight(v: string | number | null): number | null {
-  if (v === null) return null;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : null;
-}
+export const ContainerSchema = schemaOf(CONTAINER);
 
 /**
  * `events`: the container's transport event ids (and its empty return's zone), loaded for the
  * whole page in one query. raw_events is links-only: listing their ids would mean reading every
  * raw event of every shipment on the page.
  */
-export function serializeContainer(c: ContainerRow, events: EventSummary | undefined): Resource {
-  const path = `/containers/${c.id}`;
-  return {
-    id: c.id,
-    type: 'container',
-    attributes: {
-      number: c.number,
-      ref_numbers: c.ref_numbers,
-      equipment_type: c.equipment_type ? (EQUIPMENT_TYPE[c.equipment_type] ?? c.equipment_type) : null,
-      equipment_length: c.equipment_length,
-      equipment_height: c.equipment_height,
-      iso_equipment_code: c.iso_equipment_code,
-      weight_in_lbs: weight(c.weight_in_lbs),
-      seal_number: c.seal_number,
-      created_at: iso(c.created_at),
-      updated_at: iso(c.updated_at),
-      pickup_lfd: iso(c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail),
-      pickup_appointment_at: iso(c.pickup_appointment_at),
-      availability_known: c.availability_known,
-      available_for_pickup: c.availability_known ? c.available_for_pickup : null,
-      pod_arrived_at: iso(c.pod_arrived_at),
-      pod_discharged_at: iso(c.pod_discharged_at),
-      pod_full_out_at: iso(c.pod_full_out_at),
-      terminal_checked_at: iso(c.terminal_checked_at),
-      pod_full_out_chassis_number: c.pod_full_out_chassis_number,
-      location_at_pod_terminal: c.location_at_pod_terminal,
-      final_destination_full_out_at: iso(c.final_destination_full_out_at),
-      empty_out_at: iso(c.empty_out_at),
-      pol_full_in_at: iso(c.pol_full_in_at),
-      pol_vessel_loaded_at: iso(c.pol_vessel_loaded_at),
-      pol_vessel_departed_at: iso(c.pol_vessel_departed_at),
-      delivered_at: iso(c.delivered_at),
-      empty_terminated_at: iso(c.empty_terminated_at),
-      holds_at_pod_terminal: jsonList(c.holds_at_pod_terminal),
-      fees_at_pod_terminal: jsonList(c.fees_at_pod_terminal),
-      pod_timezone: zoneOfLocode(c.shipment_pod_locode),
-      final_destination_timezone: zoneOfLocode(c.shipment_destination_locode),
-      empty_terminated_timezone: c.empty_terminated_at ? (events?.empty_in_timezone ?? null) : null,
-      pod_rail_carrier_scac: null,
-      ind_rail_carrier_scac: null,
-      pod_last_tracking_request_at: iso(c.shipment_last_attempted_at),
-      shipment_last_tracking_request_at: iso(c.shipment_last_attempted_at),
-      pod_rail_loaded_at: iso(c.pod_rail_loaded_at),
-      pod_rail_departed_at: iso(c.pod_rail_departed_at),
-      ind_eta_at: iso(c.ind_eta_at),
-      ind_ata_at: iso(c.ind_ata_at),
-      ind_rail_unloaded_at: iso(c.ind_rail_unloaded_at),
-      ind_facility_lfd_on: null,
-      import_deadlines: importDeadlines(c),
-      current_status: servedStatus(c),
-    },
-    relationships: {
-      shipment: one('shipment', c.shipment_id),
-      pod_terminal: one('terminal', c.pod_terminal_id ?? c.shipment_pod_terminal_id),
-      pickup_facility: { data: null },
-      transport_events: {
-        ...many('transport_event', events?.ids ?? []),
-        links: { related: `${API_PREFIX}${path}/transport_events` },
-      },
-      raw_events: linksOnly(`${API_PREFIX}${path}/raw_events`),
-    },
-    links: selfLink(path),
-  };
-}
+export const serializeContainer: (c: ContainerRow, events: EventSummary | undefined) => Resource =
+  serializerOf(CONTAINER);
 
-function linksOnly(related: string): Relationship {
-  return { links: { related } } as unknown as Relationship;
-}
-
-// ---- transport events ------------------------------------------------------------------------
-
-export const TransportEventSchema = resourceSchema(
-  'transport_event',
-  Type.Object({
-    event: Type.String(),
-    created_at: DateTime,
-    voyage_number: Str,
-    timestamp: Time,
-    timezone: Tz,
-    location_locode: Str,
-    data_source: Type.String({ enum: ['shipping_line', 'terminal', 'ais'] }),
-    /** Set when later data showed this reading was wrong: kept for the record, not counted. */
-    invalidated_at: Time,
-  }),
-  Type.Object({
-    shipment: RelOne,
-    container: RelOne,
-    location: RelOne,
-    terminal: RelOne,
-    vessel: RelOne,
-  }),
-  'One normalized milestone of a container.',
-);
-
-export function serializeTransportEvent(e: TransportEventRow): Resource {
-  return {
-    id: e.id,
-    type: 'transport_event',
-    attributes: {
-      event: e.event,
-      created_at: iso(e.created_at),
-      voyage_number: e.voyage_number,
-      timestamp: iso(e.timestamp),
-      timezone: e.timezone,
-      location_locode: e.location_locode,
-      data_source: e.data_source,
-      invalidated_at: iso(e.invalidated_at),
-    },
-    relationships: {
-      shipment: one('shipment', e.shipment_id),
-      container: one('container', e.container_id),
-      location: one('port', e.location_locode ? portByLocode(e.location_locode)?.id : null),
-      terminal: one('terminal', e.terminal_id),
-      vessel: one('vessel', e.vessel_id),
-    },
-    links: selfLink(`/transport_events/${e.id}`),
-  };
-}
+export const TransportEventSchema = schemaOf(TRANSPORT_EVENT);
+const transportEvent = serializerOf(TRANSPORT_EVENT);
+export const serializeTransportEvent = (e: TransportEventRow): Resource => transportEvent(e, undefined);
 
 // ---- raw events ------------------------------------------------------------------------------
 

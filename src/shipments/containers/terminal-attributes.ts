@@ -1,5 +1,5 @@
 import { iso } from '../../jsonapi/document.ts';
-import type { ContainerRow } from './queries.ts';
+import type { ContainerSource } from './members.ts';
 
 // The container attributes that come from the POD terminal (engine/terminal-check.ts stores them,
 // migrations/0039), as the reference serves them.
@@ -14,14 +14,18 @@ export function jsonList(v: unknown): unknown[] {
  * A discharged box the terminal reports on is `available` or `not_available` (the reference's
  * statuses); everything else is the status the carrier's events give.
  */
-export function servedStatus(c: ContainerRow): string {
+export function servedStatus(
+  c: Pick<ContainerSource, 'current_status' | 'availability_known' | 'available_for_pickup'>,
+): string {
   if (c.current_status === 'grounded' && c.availability_known && c.available_for_pickup !== null)
     return c.available_for_pickup ? 'available' : 'not_available';
   return c.current_status;
 }
 
 /** The last free days by who sets them (the coalesced one is `pickup_lfd`). */
-export function importDeadlines(c: ContainerRow) {
+export function importDeadlines(
+  c: Pick<ContainerSource, 'pickup_lfd_terminal' | 'pickup_lfd_rail' | 'pickup_lfd_line'>,
+) {
   return {
     pickup_lfd_terminal: iso(c.pickup_lfd_terminal),
     pickup_lfd_rail: iso(c.pickup_lfd_rail),

@@ -1,8 +1,8 @@
 import type { BatchStatement } from '../../db/batched-rows.ts';
 import type { Statement } from '../../db/database.ts';
+import { sqlOf, statement } from '../../members/json-text.ts';
 import { MAX_PAGE_SIZE } from '../../util/page.ts';
 import type { TimeSort } from '../time-sort.ts';
-import { sqlOf, statement } from './json-text.ts';
 import { containerJson, shipmentJson } from './resources.ts';
 
 // The hot reads as single statements that answer the document's JSON text (see json-text.ts).

@@ -72,6 +72,7 @@ export function sampleBody(event: string, ids: { notificationId: string; webhook
         created_at: now,
         updated_at: now,
         next_attempt_at: null,
+        customer_id: null,
       }),
     );
   } else if (isEstimate) {

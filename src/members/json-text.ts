@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Statement } from '../../db/database.ts';
-import type { MarkerKind } from '../../reference/markers.ts';
+import type { Statement } from '../db/database.ts';
 
 // Builds, once at module load, SQL expressions that produce JSON text: a document is a sequence
 // of constant pieces (keys, punctuation, literal values) and column expressions, glued with one
@@ -30,6 +29,16 @@ export const num = (e: string): Json => raw(`coalesce(to_json((${e})::float8)::t
  */
 export const time = (e: string): Json =>
   raw(`coalesce(to_char((${e}) at time zone 'UTC', '\\"YYYY-MM-DD"T"HH24:MI:SS.MS"Z\\"'), 'null')`);
+
+/** The kinds of marker: what of which reference record replaces it (src/reference/markers.ts). */
+export type MarkerKind =
+  | 'pn' // port name (null when unknown)
+  | 'pz' // port time zone
+  | 'pi' // port identifier {"type":"port","id":…} (as serializers write it: resources in `included`)
+  | 'pd' // port identifier {"id":…,"type":"port"} (as the response schema orders it: resources in `data`)
+  | 'ls' // shipping line SCAC (the code itself when unknown)
+  | 'ln' // shipping line name
+  | 'lk'; // shipping line short name
 
 /**
  * A reference value that expandMarkers fills in (null when `code` is null): the JSON string
