@@ -2,19 +2,23 @@
 // file or directory exists, and a #fragment names a heading of the Markdown file it points to (GitHub's
 // heading ids). Links inside code blocks and code spans are not links; http(s) and mailto are not checked.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = new URL('../', import.meta.url).pathname;
-const SKIP = new Set(['node_modules', '.git', 'data']);
+/** Never Markdown of the project: dependencies, git's own files, and the embedded database's default DATA_DIR. */
+const SKIP = new Set(['node_modules', '.git']);
+const SKIP_AT_ROOT = new Set(['data']);
 
-function markdownFiles(dir: string): string[] {
+function markdownFiles(dir: string, root: string): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIP.has(entry.name)) continue;
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (SKIP.has(entry.name) || (dir === root && SKIP_AT_ROOT.has(entry.name))) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...markdownFiles(path));
+    if (entry.isDirectory()) out.push(...markdownFiles(path, root));
     else if (entry.isFile() && entry.name.endsWith('.md')) out.push(path);
   }
   return out;
@@ -36,7 +40,7 @@ function proseLines(text: string): { line: number; text: string }[] {
 }
 
 /** GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function headingIds(text: string): Set<string> {
+function headingIds(text: string): Set<string> {
   const ids = new Set<string>();
   const seen = new Map<string, number>();
   let fence: string | null = null;
@@ -62,9 +66,8 @@ export function headingIds(text: string): Set<string> {
 
 const LINK = /!?\[(?:[^\]]|\][^(])*?\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 
-test('every relative link in *.md resolves (files and #headings)', () => {
-  const files = markdownFiles(ROOT);
-  assert.ok(files.some((f) => f.endsWith('README.md')));
+/** The broken relative links of every Markdown file under `root`, as `file:line: target (why)`. */
+function brokenLinks(root: string): string[] {
   const ids = new Map<string, Set<string>>();
   const idsOf = (path: string) => {
     let set = ids.get(path);
@@ -75,13 +78,13 @@ test('every relative link in *.md resolves (files and #headings)', () => {
     return set;
   };
   const broken: string[] = [];
-  for (const file of files) {
+  for (const file of markdownFiles(root, root)) {
     for (const { line, text } of proseLines(readFileSync(file, 'utf8'))) {
       for (const match of text.matchAll(LINK)) {
         const target = match[1]!;
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
         const [pathPart, fragment] = target.split('#', 2) as [string, string | undefined];
-        const where = `${relative(ROOT, file)}:${line}: ${target}`;
+        const where = `${relative(root, file)}:${line}: ${target}`;
         const path = pathPart === '' ? file : resolve(dirname(file), decodeURIComponent(pathPart));
         if (!existsSync(path)) {
           broken.push(`${where} (no such file)`);
@@ -94,7 +97,39 @@ test('every relative link in *.md resolves (files and #headings)', () => {
       }
     }
   }
+  return broken;
+}
+
+test('every relative link in *.md resolves (files and #headings)', () => {
+  assert.ok(markdownFiles(ROOT, ROOT).some((f) => f.endsWith('/README.md')));
+  const broken = brokenLinks(ROOT);
   assert.deepEqual(broken, [], `broken links:\n${broken.join('\n')}`);
+});
+
+test('a missing file or heading is found; code is not a link', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-links-'));
+  try {
+    writeFileSync(join(dir, 'b.md'), '# B\n\n## Real heading\n');
+    writeFileSync(
+      join(dir, 'a.md'),
+      [
+        '# A',
+        '[gone](missing.md), [bad](b.md#nope), [ok](b.md#real-heading), [self](#a), [web](https://x.example/y)',
+        '`[code](gone.md)`',
+        '```',
+        '[fenced](gone.md)',
+        '```',
+        '![picture](img/none.png)',
+      ].join('\n'),
+    );
+    assert.deepEqual(brokenLinks(dir), [
+      'a.md:2: missing.md (no such file)',
+      'a.md:2: b.md#nope (no heading #nope)',
+      'a.md:7: img/none.png (no such file)',
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('heading ids follow GitHub', () => {
