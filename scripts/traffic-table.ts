@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
-// Writes the README's "Reads that look like traffic" figures from the last traffic run
-// (bench/results/latest-traffic.json): `node scripts/traffic-table.ts` after
+// Writes the traffic-like reads' figures of docs/benchmarks.md ("Current figures") from the last traffic
+// run (bench/results/latest-traffic.json): `node scripts/traffic-table.ts` after
 // `npm run bench -- --only traffic`. The table sits between the line that starts "Last run:" in that
 // section and the blank line after it.
 
@@ -71,11 +71,13 @@ for (const [id, label, engine, goal] of ROWS) {
   }
 }
 
-const readmeUrl = new URL('README.md', root);
-const readme = readFileSync(readmeUrl, 'utf8');
-const section = readme.indexOf('### Reads that look like traffic');
-const start = readme.indexOf('\nLast run:', section) + 1;
-const end = readme.indexOf('\n\n', readme.indexOf('\n|', start)) + 1;
-if (section < 0 || start <= 0 || end <= start) throw new Error('README: the traffic table was not found');
-writeFileSync(readmeUrl, `${readme.slice(0, start)}${lines.join('\n')}\n${readme.slice(end)}`);
-process.stdout.write(`README: ${lines.length - 4} rows from ${run.machine.date} (${run.machine.code})\n`);
+const docUrl = new URL('docs/benchmarks.md', root);
+const doc = readFileSync(docUrl, 'utf8');
+const section = doc.indexOf('### Traffic-like reads');
+const start = doc.indexOf('\nLast run:', section) + 1;
+const end = doc.indexOf('\n\n', doc.indexOf('\n|', start)) + 1;
+if (section < 0 || start <= 0 || end <= start) {
+  throw new Error('docs/benchmarks.md: the traffic table was not found');
+}
+writeFileSync(docUrl, `${doc.slice(0, start)}${lines.join('\n')}\n${doc.slice(end)}`);
+process.stdout.write(`docs/benchmarks.md: ${lines.length - 4} rows from ${run.machine.date} (${run.machine.code})\n`);

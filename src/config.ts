@@ -1,7 +1,7 @@
 // All configuration comes from environment variables, validated once at start. Each variable is one
 // entry of the schema (src/config/schema-*.ts: type, default, meaning and validation); this module is the
-// only reader of process.env, and README's configuration table is printed from the same entries
-// (`npm run cli -- config`; test/config/schema.test.ts keeps README equal).
+// only reader of process.env, and docs/configuration.md is printed from the same entries
+// (`npm run docs:config`, `npm run cli -- config`; test/config/schema.test.ts keeps the file equal).
 import type { CarrierConfigEntry } from './config/carriers.ts';
 import { dirProblem, type Env, readers } from './config/readers.ts';
 import { DOCUMENT_SCHEMA } from './config/schema-documents.ts';
@@ -114,7 +114,7 @@ export interface Config {
 
 export type { Env };
 
-/** Every variable the service reads, in the order of the README table. */
+/** Every variable the service reads, in the order of docs/configuration.md. */
 export const SCHEMA = {
   ...HTTP_SCHEMA,
   ...WORKER_SCHEMA,
@@ -138,7 +138,7 @@ export interface Setting {
   description: string;
 }
 
-/** Every variable with its type, default and meaning (the README table). */
+/** Every variable with its type, default and meaning (the tables of docs/configuration.md). */
 export const SETTINGS: Setting[] = Object.entries(SCHEMA).map(([name, s]) => ({
   name,
   type: s.type,
@@ -146,9 +146,9 @@ export const SETTINGS: Setting[] = Object.entries(SCHEMA).map(([name, s]) => ({
   description: s.description,
 }));
 
-/** The README configuration table, as `npm run cli -- config` prints it. */
-export function settingsTable(): string {
-  const rows = SETTINGS.map((s) => `| \`${s.name}\` | \`${s.default}\` | ${s.description} |\n`);
+/** A configuration table, as `npm run cli -- config` prints it (all settings unless given some). */
+export function settingsTable(settings: Setting[] = SETTINGS): string {
+  const rows = settings.map((s) => `| \`${s.name}\` | \`${s.default}\` | ${s.description} |\n`);
   return `| Variable | Default | Meaning |\n|---|---|---|\n${rows.join('')}`;
 }
 

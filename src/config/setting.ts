@@ -1,6 +1,6 @@
 // One configuration variable: its type, default, meaning and validation, in one entry. The schema
 // files (src/config/schema-*.ts) list the entries by area; src/config.ts reads them all from the
-// environment, and the README table and `npm run cli -- config` are printed from the same entries.
+// environment, and docs/configuration.md and `npm run cli -- config` are printed from the same entries.
 import type { Env, Readers } from './readers.ts';
 
 export interface ReadContext {

@@ -1,4 +1,4 @@
-// Limits on request input, checked before any schema or service sees it (README "Input limits").
+// Limits on request input, checked before any schema or service sees it (docs/input-limits.md).
 // Route schemas set tighter limits per member (ref_numbers: 100 entries of 200 characters, ...);
 // these are the ceilings for everything else.
 

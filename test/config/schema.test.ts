@@ -1,26 +1,23 @@
-// The configuration schema is the one list of variables: README's table and `npm run cli -- config`
-// are printed from it, and loadConfig reads every entry of it.
+// The configuration schema is the one list of variables: docs/configuration.md (`npm run docs:config`)
+// and `npm run cli -- config` are printed from it, and loadConfig reads every entry of it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, it } from 'node:test';
+import { configurationMarkdown } from '../../scripts/docs-config.ts';
 import { ConfigError, environment, loadConfig, SCHEMA, SETTINGS, settingsTable } from '../../src/config.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The README's configuration table: the lines from its header row to the first non-table line. */
-function readmeTable(): string {
-  const lines = readFileSync(`${ROOT}README.md`, 'utf8').split('\n');
-  const start = lines.indexOf('| Variable | Default | Meaning |');
-  assert.ok(start >= 0, 'README has no configuration table');
-  const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
-  return `${lines.slice(start, end).join('\n')}\n`;
-}
-
 describe('configuration schema', () => {
-  it('README table equals the schema (paste `npm run cli -- config` into README)', () => {
-    assert.equal(readmeTable(), settingsTable());
+  it('docs/configuration.md equals the schema (run `npm run docs:config`)', () => {
+    assert.equal(readFileSync(`${ROOT}docs/configuration.md`, 'utf8'), configurationMarkdown());
+  });
+
+  it('docs/configuration.md lists every variable once', () => {
+    const text = readFileSync(`${ROOT}docs/configuration.md`, 'utf8');
+    for (const s of SETTINGS) assert.equal(text.split(`| \`${s.name}\` |`).length, 2, s.name);
   });
 
   it('`npm run cli -- config` prints the schema', () => {

@@ -1,4 +1,4 @@
-// `npm run screenshots`: the README's pictures of the console (docs/console/*.png), taken in
+// `npm run screenshots`: the console's pictures (docs/console/*.png, shown in docs/console.md), taken in
 // Debian's Chromium against a throw-away server with sandbox data. Not a test.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -11,7 +11,7 @@ const shipment = (a: Record<string, unknown> = {}) => ({
 const box = (a: Record<string, unknown> = {}) => ({ attributes: { current_status: 'new', ...a } });
 const status = (s: object, cs: object[]) => shipmentStatus(s, cs).label;
 
-test('the Status column rule, first match wins (README "Web console")', () => {
+test('the Status column rule, first match wins (docs/console.md)', () => {
   assert.equal(status(shipment(), [box()]), 'Awaiting departure');
   assert.equal(status(shipment(), []), 'Awaiting departure');
   assert.equal(status(shipment({ pol_atd_at: 'x' }), [box()]), 'In transit');

@@ -11,7 +11,7 @@
 //                          or is on a ship
 //   6. Awaiting departure anything before that
 //
-// README ("Web console") documents the same rule.
+// docs/console.md documents the same rule.
 
 export const STATUSES = [
   { id: 'awaiting_departure', label: 'Awaiting departure', tone: 'info' },
