@@ -8,9 +8,9 @@ import { STORED_TABLES } from '../../src/shipments/sql-documents/resources.ts';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 
-// The stored JSON pieces (src/shipments/sql-documents/stored.ts, migrations/0043): the database's
-// trigger functions and their column lists are the ones stored.ts writes (a change there needs a
-// migration: `node scripts/stored-json-sql.ts`), bookkeeping updates render nothing, and text from
+// The stored JSON pieces (src/members/stored.ts, made of the resources' declarations;
+// migrations/0043): the database's trigger functions and their column lists are the ones the
+// declarations make (a change there needs a migration: `npm run migration:stored-json`), bookkeeping updates render nothing, and text from
 // users or carriers can never pose as a reference marker. test/api/sql-documents.test.ts compares
 // the documents built from them with the serializers'.
 
@@ -33,7 +33,7 @@ for (const engine of ENGINES) {
         assert.equal(
           fn.rows[0]?.prosrc,
           body,
-          `${table.fn}: write a migration with scripts/stored-json-sql.ts`,
+          `${table.fn}: write the migration with npm run migration:stored-json`,
         );
         const cols = await sql<{ name: string }>`select a.attname as name from pg_trigger g
           join pg_attribute a on a.attrelid = g.tgrelid and a.attnum = any(g.tgattr::int2[])
