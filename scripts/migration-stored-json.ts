@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { openPglite } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { columnsRead, renderFunction, type StoredTable } from '../src/members/stored.ts';
-import { STORED_TABLES } from '../src/shipments/sql-documents/resources.ts';
+import { STORED_TABLES } from '../src/shipments/sql-bodies/resources.ts';
 
 // Writes the migration that brings the stored JSON pieces of the database up to the declarations
 // (src/members/stored.ts): for each table whose trigger function or trigger columns differ from

@@ -13,7 +13,7 @@ export interface AppContext {
   metrics?: Metrics;
   /**
    * false: the hot reads build their documents with the JavaScript serializers instead of in SQL
-   * (src/shipments/sql-documents/); the parity test compares both. Default true.
+   * (src/shipments/sql-bodies/); the parity test compares both. Default true.
    */
   sqlDocuments?: boolean;
   notifyWork?: (kind: 'tracking_request' | 'refresh' | 'webhook') => void;

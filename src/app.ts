@@ -28,7 +28,7 @@ import { LIMITS } from './http/limits.ts';
 import { metricsRoute } from './http/metrics-route.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
 import { createResponseCache } from './http/response-cache.ts';
-import { routingRoutes } from './maps/routes.ts';
+import { mapRoutes } from './maps/routes.ts';
 import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
 import { partyRoutes } from './parties/routes.ts';
@@ -162,7 +162,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await v2.register(customFieldRoutes(ctx));
       await v2.register(searchRoutes(ctx));
       await v2.register(referenceRoutes(ctx));
-      await v2.register(routingRoutes(ctx));
+      await v2.register(mapRoutes(ctx));
       await v2.register(documentRoutes(ctx));
       await v2.register(documentActionRoutes(ctx));
       await v2.register(uploadRoutes(ctx));

@@ -3,7 +3,7 @@ import { badParameter } from '../errors.ts';
 import { parsePage } from '../http/jsonapi.ts';
 import { routeModule } from '../http/route-module.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../http/schemas.ts';
-import { pageLinks, selfLink } from '../jsonapi/document.ts';
+import { pageLinks, selfLink } from '../jsonapi/resource.ts';
 import { ListLinks, ListMeta } from '../jsonapi/schemas.ts';
 import {
   createDefinition,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { optionsOf } from './definition-queries.ts';
 import { serializeValue } from './serializer.ts';
 import type { DataType, ResourceType } from './types.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../jsonapi/document.ts';
+import { iso, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { Nullable, resourceSchema } from '../jsonapi/schemas.ts';
 import type { Definition, Option } from './types.ts';
 import { DATA_TYPES, ENTITY_TYPES } from './types.ts';

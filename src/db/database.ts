@@ -18,7 +18,7 @@ export interface Database {
   exec(script: string): Promise<void>;
   /**
    * The first row of one statement, as an array of its columns (undefined: no row), past the query
-   * builder: the hot reads (src/shipments/sql-documents/) send one prepared statement each. On
+   * builder: the hot reads (src/shipments/sql-bodies/) send one prepared statement each. On
    * PostgreSQL the statement is named, so each connection parses and plans it once.
    */
   queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { byIds } from '../db/by-ids.ts';
 import type { DB } from '../db/schema.ts';
-import { iso, many, one, type Resource } from '../jsonapi/document.ts';
+import { iso, many, one, type Resource } from '../jsonapi/resource.ts';
 
 // E-mails received on an account's inbound address: the record of each, linked both ways to the
 // documents made from its attachments.

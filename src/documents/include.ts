@@ -1,5 +1,5 @@
-import { type IncludeBuilder, Included } from '../jsonapi/document.ts';
-import { containerResourcesByIds } from '../shipments/containers/documents.ts';
+import { type IncludeBuilder, Included } from '../jsonapi/resource.ts';
+import { containerResourcesByIds } from '../shipments/containers/bodies.ts';
 import { shipmentIncludes } from '../shipments/include.ts';
 import { emailSubmissionsByIds, serializeSubmissionForDocument } from './email-submissions.ts';
 import type { DocumentRow } from './queries.ts';

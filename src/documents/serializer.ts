@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, many, one, type Resource } from '../jsonapi/document.ts';
+import { iso, many, one, type Resource } from '../jsonapi/resource.ts';
 import { Nullable, RelMany, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import type { DocumentRow } from './queries.ts';
 import type { RepresentationRow } from './representations.ts';

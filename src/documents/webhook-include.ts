@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { currentSchemaVersion } from './extract/schemas.ts';
 import { documentsByIds } from './queries.ts';
 import { representationsByIds } from './representations.ts';

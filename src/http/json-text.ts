@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-// Documents assembled as JSON text (src/shipments/sql-documents/) go out as they are: a string
+// Documents assembled as JSON text (src/shipments/sql-bodies/) go out as they are: a string
 // or Buffer payload skips the response schema's serializer. The content type is the one Fastify
 // gives the objects it serialises, so clients and the response cache see no difference.
 

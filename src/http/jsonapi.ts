@@ -3,7 +3,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../util/page.ts';
 import { parseDateTime } from './date-time.ts';
 
 // Request parsing shared by JSON:API routes: page, include and date parameters. A bad value is a
-// 400 naming the parameter. Building documents is src/jsonapi/document.ts.
+// 400 naming the parameter. Building documents is src/jsonapi/resource.ts.
 
 function positiveInt(
   parameter: string,

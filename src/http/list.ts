@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox';
-import { type ListLinks, pageLinks } from '../jsonapi/document.ts';
+import { type ListLinks, pageLinks } from '../jsonapi/resource.ts';
 import { list } from '../jsonapi/schemas.ts';
 import type { Page } from '../util/page.ts';
 import { parseInclude, parsePage } from './jsonapi.ts';

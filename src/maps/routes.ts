@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { badParameter, notFound } from '../errors.ts';
 import { parseInclude } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
-import { Included } from '../jsonapi/document.ts';
+import { Included } from '../jsonapi/resource.ts';
 import { AnyResource } from '../jsonapi/schemas.ts';
 import { portResources, serializeVessel, terminalResources } from '../reference/serializers.ts';
 import { vesselsByIds } from '../reference/vessels.ts';
@@ -24,7 +24,7 @@ import { containerMap, loadJourney, type RoutingDeps, vesselFuturePositions } fr
 // Routing endpoints: a container's map (GeoJSON) and route (JSON:API), and a vessel's future
 // positions. Thin: parse, call the service, serialize. docs/routing.md explains the model.
 
-export interface RoutingOptions {
+export interface MapRouteOptions {
   ais?: AisProvider;
   now?: () => Date;
 }
@@ -81,7 +81,7 @@ function coordinate(name: 'latitude' | 'longitude', raw: string | undefined): nu
 const POSITIONS_DESCRIPTION =
   'Estimated positions along the sea route from now (or the departure, if the vessel has not sailed) to the port, every minute; passages longer than 2,000 minutes are spaced evenly with at most 2,000 positions (meta.position_step_seconds). The vessel moves at constant speed along straight lon/lat steps between positions, so interpolate linearly. Without port_id and previous_port_id, the leg the vessel is sailing (or will sail next) in your shipments. Every position is estimated from the schedule and the sea route.';
 
-export function routingRoutes(ctx: AppContext, options: RoutingOptions = {}): FastifyPluginAsyncTypebox {
+export function mapRoutes(ctx: AppContext, options: MapRouteOptions = {}): FastifyPluginAsyncTypebox {
   const deps: RoutingDeps = {
     db: ctx.database.db,
     ais: options.ais ?? (ctx.config.aisFeedUrl ? httpAis({ baseUrl: ctx.config.aisFeedUrl }) : noAis),

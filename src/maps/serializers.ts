@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, many, one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { iso, many, one, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { DateTime, Nullable, RelMany, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { portByLocode } from '../reference/data.ts';
 import { vesselAttributes } from '../reference/serializers.ts';

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { one, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { DateTime, Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { iso } from '../util/iso.ts';
 import {
@@ -22,7 +22,7 @@ import {
 // how the JavaScript path computes it from a row, the SQL expression that writes it as JSON text,
 // and whether it is rendered into its row by the table's trigger (`stored`) or at each read. From
 // a declaration come the response schema (so the OpenAPI document), the JavaScript serializer,
-// the SQL text of the document (./document-sql.ts) and the stored pieces with their trigger
+// the SQL text of the document (`resourceJson` below) and the stored pieces with their trigger
 // functions (./stored.ts). Adding an attribute is one entry here, a column (migration) and, for
 // a stored member, a migration made by `npm run migration:stored-json`.
 

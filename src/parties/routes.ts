@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../http/schemas.ts';
-import { pageLinks, selfLink } from '../jsonapi/document.ts';
+import { pageLinks, selfLink } from '../jsonapi/resource.ts';
 import { ListLinks, ListMeta } from '../jsonapi/schemas.ts';
 import { PartySchema, serializeParty } from './serializer.ts';
 import { createParty, editParty, getParty, pageOfParties } from './service.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../jsonapi/document.ts';
+import { iso, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { resourceSchema } from '../jsonapi/schemas.ts';
 import type { Party } from './queries.ts';
 

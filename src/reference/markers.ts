@@ -5,7 +5,7 @@ export type { MarkerKind };
 
 // Reference data (ports, shipping lines) lives in this process, not in the database: ~30k ports
 // would be a table to load into every database. Documents assembled in SQL
-// (src/shipments/sql-documents/) therefore carry a marker where a port's or line's value goes, a
+// (src/shipments/sql-bodies/) therefore carry a marker where a port's or line's value goes, a
 // JSON string `"\u0001<kind>:<code>"` whose first character is a raw U+0001, and `expandMarkers`
 // swaps each for the value the JavaScript serializers would write. JSON text never holds a raw
 // control character (PostgreSQL's to_json and jsonb output escape them all, as JSON requires), so

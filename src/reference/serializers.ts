@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { one, type Resource, selfLink } from '../jsonapi/document.ts';
+import { one, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { schemaOf, serializerOf } from '../members/kit.ts';
 import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';

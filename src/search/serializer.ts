@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../jsonapi/document.ts';
+import { iso, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { Nullable } from '../jsonapi/schemas.ts';
 import { portByLocode } from '../reference/data.ts';
 import type { SearchHit } from './service.ts';

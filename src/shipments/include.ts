@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { containerIdsByShipment } from './containers/queries.ts';
 import { type ShipmentRow, shipmentsByIds } from './queries.ts';
 import { serializeShipment } from './serializer.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { Type } from 'typebox';
 import type { ShipmentsTable } from '../db/schema.ts';
-import { many } from '../jsonapi/document.ts';
+import { many } from '../jsonapi/resource.ts';
 import { Nullable, RelMany } from '../jsonapi/schemas.ts';
 import { idArray, type MarkerKind, obj, val } from '../members/json-text.ts';
 import { columns, computed, declare, noRelation, portRelation, reference } from '../members/kit.ts';

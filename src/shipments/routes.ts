@@ -24,7 +24,7 @@ import {
   shipmentText,
   sqlCovers,
   unfilteredList,
-} from './sql-documents/service.ts';
+} from './sql-bodies/service.ts';
 
 // HTTP <-> service translation for /shipments: parse parameters, call service.ts, send the document.
 // Containers are part of this read model (./containers/): shipments include their containers and

@@ -1,4 +1,4 @@
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { schemaOf, serializerOf } from '../members/kit.ts';
 import { SHIPMENT } from './members.ts';
 import type { ShipmentRow } from './queries.ts';

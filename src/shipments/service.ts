@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
-import { shipmentsDocument } from './documents.ts';
+import { shipmentsBody } from './bodies.ts';
 import {
   findShipment,
   listShipments,
@@ -64,7 +64,7 @@ export async function listShipmentsOf(
     },
     page,
   );
-  return { ...(await shipmentsDocument(db, accountId, rows, include)), total };
+  return { ...(await shipmentsBody(db, accountId, rows, include)), total };
 }
 
 /** The 404 of a shipment id that is not the account's. */
@@ -77,7 +77,7 @@ function idOr404(id: string): string {
 }
 
 async function single(db: Kysely<DB>, accountId: string, row: ShipmentRow, include: Set<string> = new Set()) {
-  const doc = await shipmentsDocument(db, accountId, [row], include);
+  const doc = await shipmentsBody(db, accountId, [row], include);
   return { ...doc, data: doc.data[0]! };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parsePage } from '../http/jsonapi.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../http/schemas.ts';
-import { pageLinks, selfLink } from '../jsonapi/document.ts';
+import { pageLinks, selfLink } from '../jsonapi/resource.ts';
 import { ListLinks, ListMeta } from '../jsonapi/schemas.ts';
 import { ShippingLineSchema, serializeShippingLine } from './serializer.ts';
 import { getShippingLine, listShippingLines } from './service.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { type Resource, selfLink } from '../jsonapi/document.ts';
+import { type Resource, selfLink } from '../jsonapi/resource.ts';
 import { resourceSchema } from '../jsonapi/schemas.ts';
 import type { ShippingLine } from '../reference/data.ts';
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { Type } from 'typebox';
 import type { TrackingRequestsTable } from '../db/schema.ts';
-import { iso } from '../jsonapi/document.ts';
+import { iso } from '../jsonapi/resource.ts';
 import { DateTime, Nullable } from '../jsonapi/schemas.ts';
 import { time } from '../members/json-text.ts';
 import { columns, computed, declare } from '../members/kit.ts';

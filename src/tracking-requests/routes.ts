@@ -6,7 +6,7 @@ import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams } from '../http/schemas.ts';
 import { single } from '../jsonapi/schemas.ts';
-import { unfilteredList } from '../shipments/sql-documents/service.ts';
+import { unfilteredList } from '../shipments/sql-bodies/service.ts';
 import { uuidV5 } from '../util/uuid.ts';
 import { batchedTrackingRequestInsert } from './queries.ts';
 import {
@@ -27,7 +27,7 @@ import {
   listTrackingRequestsOf,
   trackingRequestSort,
 } from './service.ts';
-import { trackingRequestPageText } from './sql-document.ts';
+import { trackingRequestPageText } from './sql-body.ts';
 
 // HTTP <-> service translation for /tracking_requests: parse parameters, call service.ts, serialize.
 

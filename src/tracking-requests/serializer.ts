@@ -1,4 +1,4 @@
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { schemaOf, serializerOf } from '../members/kit.ts';
 import { TRACKING_REQUEST } from './members.ts';
 import type { TrackingRequest } from './queries.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { checkInitialCustomFields } from '../custom-fields/initial.ts';
 import type { DB } from '../db/schema.ts';
 import { ApiError, notFound } from '../errors.ts';
-import type { Resource } from '../jsonapi/document.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { customerOf } from '../parties/service.ts';
 import { allShippingLines } from '../reference/data.ts';
 import { type Inference, inferNumber } from '../reference/infer.ts';

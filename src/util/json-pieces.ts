@@ -1,4 +1,4 @@
-// A JSON document assembled from pieces of text (src/shipments/sql-documents/), encoded once.
+// A JSON document assembled from pieces of text (src/shipments/sql-bodies/), encoded once.
 
 /**
  * Where a document is written before it is copied out at its exact size. Measuring each piece's

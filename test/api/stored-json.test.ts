@@ -4,14 +4,14 @@ import { sql } from 'kysely';
 import { createAccount } from '../../src/accounts/service.ts';
 import { columnsRead, renderFunction } from '../../src/members/stored.ts';
 import { expandMarkers } from '../../src/reference/markers.ts';
-import { STORED_TABLES } from '../../src/shipments/sql-documents/resources.ts';
+import { STORED_TABLES } from '../../src/shipments/sql-bodies/resources.ts';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 
 // The stored JSON pieces (src/members/stored.ts, made of the resources' declarations;
 // migrations/0043): the database's trigger functions and their column lists are the ones the
 // declarations make (a change there needs a migration: `npm run migration:stored-json`), bookkeeping updates render nothing, and text from
-// users or carriers can never pose as a reference marker. test/api/sql-documents.test.ts compares
+// users or carriers can never pose as a reference marker. test/api/sql-bodies.test.ts compares
 // the documents built from them with the serializers'.
 
 for (const engine of ENGINES) {

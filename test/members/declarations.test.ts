@@ -16,7 +16,7 @@ import { seedShipment } from '../helpers/seed.ts';
 
 // Every declared member (src/members/kit.ts) is in the published schema, in the serializer's
 // output (the JavaScript path) and in the document built in SQL, in the declared order, and
-// nothing else is. test/api/sql-documents.test.ts compares the two paths' values; this names the
+// nothing else is. test/api/sql-bodies.test.ts compares the two paths' values; this names the
 // member that is missing. (The stored pieces against the database: test/api/stored-json.test.ts.)
 
 type AnyDeclaration = Declaration<never, never>;

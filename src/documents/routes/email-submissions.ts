@@ -5,7 +5,7 @@ import { parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse } from '../../http/list.ts';
 import { routeModule } from '../../http/route-module.ts';
 import { errorResponses, IdParams, PageQuery, query } from '../../http/schemas.ts';
-import { Included, type Resource } from '../../jsonapi/document.ts';
+import { Included, type Resource } from '../../jsonapi/resource.ts';
 import { AnyResource } from '../../jsonapi/schemas.ts';
 import { isUuid } from '../../util/uuid.ts';
 import {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { Type } from 'typebox';
 import type { ContainersTable } from '../../db/schema.ts';
-import { API_PREFIX, iso, many, one } from '../../jsonapi/document.ts';
+import { API_PREFIX, iso, many, one } from '../../jsonapi/resource.ts';
 import { DateTime, Identifier, Nullable, RelOne } from '../../jsonapi/schemas.ts';
 import { ident, lit, obj, raw, time, val } from '../../members/json-text.ts';
 import { alwaysNull, columns, computed, declare, noRelation, reference } from '../../members/kit.ts';

@@ -6,7 +6,7 @@ import { sendJsonText } from '../../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
-import { pageLinks } from '../../jsonapi/document.ts';
+import { pageLinks } from '../../jsonapi/resource.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
 import {
   containerEventsText,
@@ -15,7 +15,7 @@ import {
   SQL_INCLUDES,
   sqlCovers,
   unfilteredList,
-} from '../sql-documents/service.ts';
+} from '../sql-bodies/service.ts';
 import {
   CONTAINER_INCLUDES,
   EVENT_INCLUDES,

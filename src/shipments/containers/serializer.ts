@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, one, type Resource } from '../../jsonapi/document.ts';
+import { iso, one, type Resource } from '../../jsonapi/resource.ts';
 import { DateTime, Nullable, RelOne } from '../../jsonapi/schemas.ts';
 import { schemaOf, serializerOf } from '../../members/kit.ts';
 import { portByLocode } from '../../reference/data.ts';

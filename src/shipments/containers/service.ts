@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../../errors.ts';
-import type { Resource } from '../../jsonapi/document.ts';
+import type { Resource } from '../../jsonapi/resource.ts';
 import { vesselsByImoOrName } from '../../reference/vessels.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { parseTimeSort } from '../time-sort.ts';
-import { containerResources, containersDocument, eventIncludes } from './documents.ts';
+import { containerResources, containersBody, eventIncludes } from './bodies.ts';
 import {
   type ContainerFilter,
   type ContainerRow,
@@ -51,7 +51,7 @@ export async function listContainersOf(
   include: Set<string>,
 ): Promise<{ data: Resource[]; included: Resource[]; total: number }> {
   const { rows, total } = await listContainers(db, accountId, filter, page);
-  return { ...(await containersDocument(db, accountId, rows, include)), total };
+  return { ...(await containersBody(db, accountId, rows, include)), total };
 }
 
 /** The 404 of a container id that is not the account's. */
@@ -66,7 +66,7 @@ async function containerOr404(db: Kysely<DB>, accountId: string, id: string): Pr
 /** One of the account's containers (404 otherwise) with its includes. */
 export async function getContainer(db: Kysely<DB>, accountId: string, id: string, include: Set<string>) {
   const c = await containerOr404(db, accountId, id);
-  const doc = await containersDocument(db, accountId, [c], include);
+  const doc = await containersBody(db, accountId, [c], include);
   return { data: doc.data[0], included: doc.included };
 }
 

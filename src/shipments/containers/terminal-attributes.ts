@@ -1,4 +1,4 @@
-import { iso } from '../../jsonapi/document.ts';
+import { iso } from '../../jsonapi/resource.ts';
 import type { ContainerSource } from './members.ts';
 
 // The container attributes that come from the POD terminal (engine/terminal-check.ts stores them,

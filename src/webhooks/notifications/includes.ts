@@ -1,5 +1,5 @@
-import { type IncludeBuilder, Included } from '../../jsonapi/document.ts';
-import { containerResourcesByIds } from '../../shipments/containers/documents.ts';
+import { type IncludeBuilder, Included } from '../../jsonapi/resource.ts';
+import { containerResourcesByIds } from '../../shipments/containers/bodies.ts';
 import { serializeTransportEvent } from '../../shipments/containers/serializer.ts';
 import { trackingRequestsByIds } from '../../tracking-requests/queries.ts';
 import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts';

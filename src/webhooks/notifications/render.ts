@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { customFieldResources } from '../../custom-fields/payload.ts';
 import type { DB } from '../../db/schema.ts';
 import { documentEventResources, representationOf } from '../../documents/webhook-include.ts';
-import { iso, one, type Resource } from '../../jsonapi/document.ts';
+import { iso, one, type Resource } from '../../jsonapi/resource.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sampleDocumentBody } from '../../documents/webhook-include.ts';
-import { one, type Resource } from '../../jsonapi/document.ts';
+import { one, type Resource } from '../../jsonapi/resource.ts';
 import { portByLocode } from '../../reference/data.ts';
 import { portResources } from '../../reference/serializers.ts';
 import { serializeTrackingRequest } from '../../tracking-requests/serializer.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, one, type Resource, selfLink } from '../../jsonapi/document.ts';
+import { iso, one, type Resource, selfLink } from '../../jsonapi/resource.ts';
 import { DateTime, Nullable, RelOne, resourceSchema } from '../../jsonapi/schemas.ts';
 import type { Attempt, Notification } from './queries.ts';
 

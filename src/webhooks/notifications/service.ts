@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../../errors.ts';
 import { parseDateParam } from '../../http/jsonapi.ts';
-import { Included, type Resource } from '../../jsonapi/document.ts';
+import { Included, type Resource } from '../../jsonapi/resource.ts';
 import type { Page } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
 import { EVENT_NAMES, isKnownEvent } from '../catalogue.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../../jsonapi/document.ts';
+import { iso, type Resource, selfLink } from '../../jsonapi/resource.ts';
 import { DateTime, Nullable, resourceSchema } from '../../jsonapi/schemas.ts';
 import { EVENT_CATEGORIES } from '../catalogue.ts';
 import type { Webhook } from './queries.ts';

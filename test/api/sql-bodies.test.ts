@@ -5,13 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { seed } from '../../src/cli/seed.ts';
-import { BATCH_SLOTS } from '../../src/shipments/sql-documents/queries.ts';
-import { shipmentText } from '../../src/shipments/sql-documents/service.ts';
+import { BATCH_SLOTS } from '../../src/shipments/sql-bodies/queries.ts';
+import { shipmentText } from '../../src/shipments/sql-bodies/service.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 
-// Parity of the database path of the hot reads (src/shipments/sql-documents/) with the JavaScript
+// Parity of the database path of the hot reads (src/shipments/sql-bodies/) with the JavaScript
 // serializers: two servers on one database, one with sqlDocuments off, asked the same URLs. Whole
 // documents are compared (members, their order, values), so a column added to a serializer and not
 // to the SQL (or the reverse) fails here without naming it first.

@@ -1,6 +1,6 @@
 import { batchedRow } from '../../db/batched-rows.ts';
 import type { Database } from '../../db/database.ts';
-import { type ListLinks, pageLinks } from '../../jsonapi/document.ts';
+import { type ListLinks, pageLinks } from '../../jsonapi/resource.ts';
 import { markerPieces } from '../../reference/markers.ts';
 import { portResources, terminalResources } from '../../reference/serializers.ts';
 import { jsonPieces } from '../../util/json-pieces.ts';
@@ -14,7 +14,7 @@ import { containerEvents, containerPage, containersById, shipmentPage, shipments
 // db/batched-rows.ts), and the document is those texts and the few pieces around them, encoded
 // once into the Buffer that is sent (no rows become objects, nothing is parsed or serialised
 // again, and the answer is not joined into one string first: see encoded()). The JavaScript serializers stay
-// the reference (webhooks and every other read use them); test/api/sql-documents.test.ts
+// the reference (webhooks and every other read use them); test/api/sql-bodies.test.ts
 // compares whole documents of both paths. Each function answers undefined for "not found".
 
 type Query = Record<string, string | undefined>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { type IncludeBuilder, Included, type Resource } from '../../jsonapi/document.ts';
+import { type IncludeBuilder, Included, type Resource } from '../../jsonapi/resource.ts';
 import { portResources, serializeVessel, terminalResources } from '../../reference/serializers.ts';
 import { type Vessel, vesselsByIds } from '../../reference/vessels.ts';
 import { shipmentIncludes } from '../include.ts';
@@ -14,7 +14,7 @@ import {
 } from './queries.ts';
 import { serializeContainer, serializeTransportEvent } from './serializer.ts';
 
-// JSON:API documents of containers and transport events with their includes, at most one query
+// JSON:API bodies of containers and transport events with their includes, at most one query
 // per include path. Used by the container and shipment routes and by webhook notification
 // rendering, so nothing here knows HTTP.
 
@@ -42,7 +42,7 @@ export async function containerResourcesByIds(
 }
 
 /** Containers and their includes, with at most one query per include path. */
-export async function containersDocument(
+export async function containersBody(
   db: Kysely<DB>,
   accountId: string,
   rows: ContainerRow[],

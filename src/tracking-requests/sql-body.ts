@@ -1,18 +1,18 @@
 import type { Database, Statement } from '../db/database.ts';
-import { pageLinks } from '../jsonapi/document.ts';
+import { pageLinks } from '../jsonapi/resource.ts';
 import { sqlOf, statement } from '../members/json-text.ts';
 import { resourceJson } from '../members/kit.ts';
-import { pageIds, pageSize } from '../shipments/sql-documents/queries.ts';
-import { shipmentJson } from '../shipments/sql-documents/resources.ts';
-import { encoded, tail } from '../shipments/sql-documents/service.ts';
+import { pageIds, pageSize } from '../shipments/sql-bodies/queries.ts';
+import { shipmentJson } from '../shipments/sql-bodies/resources.ts';
+import { encoded, tail } from '../shipments/sql-bodies/service.ts';
 import type { TimeSort } from '../shipments/time-sort.ts';
 import { type Page, pageOffset } from '../util/page.ts';
 import { TRACKING_REQUEST } from './members.ts';
 
 // The unfiltered list of tracking requests, with or without their shipments included, as one
-// prepared statement answering JSON text (the shipments' database path, src/shipments/sql-documents/,
+// prepared statement answering JSON text (the shipments' database path, src/shipments/sql-bodies/,
 // explains the approach), made of the same declarations as the serializers (./members.ts);
-// test/api/sql-documents.test.ts compares both.
+// test/api/sql-bodies.test.ts compares both.
 // The total is the account's count kept by migrations/0049's triggers.
 
 const TRACKING_REQUEST_JSON = sqlOf(resourceJson(TRACKING_REQUEST, 'data', 'tr', true));

@@ -1,18 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { Included, type Resource } from '../jsonapi/document.ts';
+import { Included, type Resource } from '../jsonapi/resource.ts';
 import { portResources, terminalResources } from '../reference/serializers.ts';
-import { containerResources } from './containers/documents.ts';
+import { containerResources } from './containers/bodies.ts';
 import { containersByShipmentIds } from './containers/queries.ts';
 import { shipmentResources } from './include.ts';
 import type { ShipmentRow } from './queries.ts';
 
 /**
- * A page of shipments as a JSON:API document: at most one query per include path. With
+ * A page of shipments as a JSON:API body: at most one query per include path. With
  * `include=containers` the containers are loaded first and their ids serve the `containers`
  * relationship too, so that include costs no extra query.
  */
-export async function shipmentsDocument(
+export async function shipmentsBody(
   db: Kysely<DB>,
   accountId: string,
   rows: ShipmentRow[],
