@@ -20,6 +20,7 @@ import {
   prepareSmall,
   readScenarios,
 } from './scenarios/reads.ts';
+import { throughputScenarios } from './scenarios/throughput.ts';
 import { trafficScenarios } from './scenarios/traffic.ts';
 import { webhookScenario } from './scenarios/webhooks.ts';
 
@@ -154,6 +155,7 @@ try {
   if (want('webhooks') && small) await webhookScenario(ctx, small);
   if (want('pglite')) await pgliteScenario(ctx);
   if (want('traffic')) await trafficScenarios(ctx);
+  if (want('throughput')) await throughputScenarios(ctx);
   const last = first
     ? await baselineScenario(ctx, 'baseline_end', 'Baseline: bare Fastify hello world (end of run)')
     : null;
@@ -187,5 +189,6 @@ const md = writeResults(machine, cfg, ctx.results, ctx.notes, {
   totalSeconds: Math.round((performance.now() - started) / 1000),
 });
 process.stdout.write(`\n${md}`);
-const written = cfg.only.size === 1 && cfg.only.has('traffic') ? 'latest-traffic' : 'latest';
+const single = cfg.only.size === 1 ? [...cfg.only][0] : '';
+const written = single === 'traffic' || single === 'throughput' ? `latest-${single}` : 'latest';
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results/${written}*.md written`);

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS, settingsTable } from '../src/config.ts';
+import { ALERT_SCHEMA } from '../src/config/schema-alerts.ts';
 import { DOCUMENT_SCHEMA } from '../src/config/schema-documents.ts';
 import { HTTP_SCHEMA } from '../src/config/schema-http.ts';
 import { OPS_SCHEMA } from '../src/config/schema-ops.ts';
@@ -28,6 +29,7 @@ const AREAS: [string, string, object][] = [
     WEBHOOK_SCHEMA,
   ],
   ['Documents and inbound e-mail', 'schema-documents.ts', DOCUMENT_SCHEMA],
+  ['Alert e-mails: outbound SMTP, sender, limits, retries', 'schema-alerts.ts', ALERT_SCHEMA],
   ['Operations: metrics, API processes, the MCP server', 'schema-ops.ts', OPS_SCHEMA],
 ];
 

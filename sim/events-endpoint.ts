@@ -5,8 +5,9 @@ import { matchesReference } from './match.ts';
 import { decodeCursor, encodeCursor } from './pagination.ts';
 import { eventMatches, isFilterParam, parseEventQuery, sortEvents } from './query.ts';
 import { resolveReference, type Shipment, visibleEvents } from './scenarios.ts';
+import { API_VERSION_V3, feedbackError, toV3 } from './v3.ts';
 
-// GET /v2/events: resolve the reference filters to simulated shipments, keep the events visible
+// GET /v2/events (and /v3/events, the same answer in 3.0.0's shape, v3.ts): resolve the reference filters to simulated shipments, keep the events visible
 // at the simulated instant that match every filter, then sort and cut one page.
 
 export interface EventsRequest {
@@ -22,16 +23,29 @@ export interface EventsContext {
   epochMs: number;
   nowMs: number;
   notFoundStatus: 200 | 404;
+  /** When set, unknown references get a 400 whose error message is this text (overrides notFoundStatus). */
+  notFoundReason?: string;
   pageLinks: 'cursor' | 'url';
   hangMs: number;
   /** Count a request for a reference value; returns the count including this request. */
   count(value: string): number;
+  /** Answer in DCSA 3.0.0's shape (`{events}`, Next-Page-Cursor, feedbackElements errors). */
+  v3?: boolean;
 }
+
+type ErrorReply = (
+  status: number,
+  reason: string,
+  message: string,
+  headers?: Record<string, string>,
+) => Reply;
 
 /** Our own query flag (not DCSA): `simPageLinks=url` makes Next-Page a full URL for this walk. */
 const PAGE_LINKS_FLAG = 'simPageLinks';
 
 export function answerEvents(req: EventsRequest, ctx: EventsContext): Reply {
+  const error: ErrorReply = (status, reason, message, headers) =>
+    ctx.v3 ? feedbackError(status, message, headers) : dcsaError(req, status, reason, message, headers);
   let params = req.params;
   let page = 0;
   let atMs = ctx.nowMs;
@@ -39,18 +53,17 @@ export function answerEvents(req: EventsRequest, ctx: EventsContext): Reply {
   const cursorRaw = params.get('cursor');
   if (cursorRaw !== null) {
     const state = decodeCursor(cursorRaw);
-    if (!state) return dcsaError(req, 400, 'invalidCursor', 'The cursor is not one this server issued');
+    if (!state) return error(400, 'invalidCursor', 'The cursor is not one this server issued');
     // Clients send the cursor with the original filters, or (URL-style links) alone.
     const hasFilters = [...params.keys()].some(isFilterParam);
     params = new URLSearchParams(hasFilters ? without(params, 'cursor') : state.query);
     ({ page, atMs, size } = state);
   }
   const parsed = parseEventQuery(params);
-  if (!parsed.ok) return dcsaError(req, 400, 'invalidQuery', parsed.message);
+  if (!parsed.ok) return error(400, 'invalidQuery', parsed.message);
   const query = parsed.query;
   if (query.references.length === 0) {
-    return dcsaError(
-      req,
+    return error(
       400,
       'invalidQuery',
       'At least one of carrierBookingReference, transportDocumentReference or equipmentReference is required',
@@ -66,7 +79,7 @@ export function answerEvents(req: EventsRequest, ctx: EventsContext): Reply {
     for (const value of ref.values) {
       const count = ctx.count(value);
       const r = resolveReference(ref.kind, value, ctx.epochMs);
-      if (r?.kind === 'failure') return dcsaError(req, 400, 'invalidQuery', r.detail);
+      if (r?.kind === 'failure') return error(400, 'invalidQuery', r.detail);
       if (!r) continue;
       rewritten.add(r.reference.value);
       // Known to the carrier only once an event for this very reference is published.
@@ -80,12 +93,12 @@ export function answerEvents(req: EventsRequest, ctx: EventsContext): Reply {
   }
 
   if (flakyCount > 0) {
-    const failure = flaky(req, flakyCount, ctx.hangMs);
+    const failure = flaky(error, flakyCount, ctx.hangMs);
     if (failure) return failure;
   }
   if (found.size === 0) {
-    if (ctx.notFoundStatus === 404)
-      return dcsaError(req, 404, 'notFound', 'No events found for the given references');
+    if (ctx.notFoundReason !== undefined) return error(400, 'notFound', ctx.notFoundReason);
+    if (ctx.notFoundStatus === 404) return error(404, 'notFound', 'No events found for the given references');
     return pageReply([], params, { page, size: size ?? query.limit, atMs }, req, ctx);
   }
   const seen = new Set<string>();
@@ -122,6 +135,18 @@ function pageReply(
   const cursor = (p: number) => encodeCursor({ page: p, size, atMs, query });
   const asUrl = ctx.pageLinks === 'url' || params.get(PAGE_LINKS_FLAG) === 'url';
   const link = (p: number) => (asUrl ? `${req.endpointUrl}?cursor=${cursor(p)}` : cursor(p));
+  if (ctx.v3) {
+    // 3.0.0 has one paging header, a bare cursor sent back with the original filters.
+    const body = events
+      .slice(page * size, (page + 1) * size)
+      .map((e) => (e.v3json ??= JSON.stringify(toV3(e.event))));
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'API-Version': API_VERSION_V3,
+    };
+    if (page + 1 < pages) headers['Next-Page-Cursor'] = cursor(page + 1);
+    return { status: 200, headers, body: `{"events":[${body.join(',')}]}` };
+  }
   const headers: Record<string, string> = {
     'API-Version': API_VERSION,
     'Current-Page': link(page),
@@ -141,14 +166,14 @@ function pageReply(
   };
 }
 
-function flaky(req: EventsRequest, count: number, hangMs: number): Reply | undefined {
+function flaky(error: ErrorReply, count: number, hangMs: number): Reply | undefined {
   switch (flakyOutcome(count)) {
     case 'hang':
-      return { ...dcsaError(req, 504, 'timeout', 'Upstream system did not answer in time'), delayMs: hangMs };
+      return { ...error(504, 'timeout', 'Upstream system did not answer in time'), delayMs: hangMs };
     case 'unavailable':
-      return dcsaError(req, 503, 'serviceUnavailable', 'The tracking service is temporarily unavailable');
+      return error(503, 'serviceUnavailable', 'The tracking service is temporarily unavailable');
     case 'rate_limited':
-      return dcsaError(req, 429, 'tooManyRequests', 'Rate limit exceeded', {
+      return error(429, 'tooManyRequests', 'Rate limit exceeded', {
         'Retry-After': String(FLAKY_RETRY_AFTER_SECONDS),
       });
     case 'malformed':
@@ -162,7 +187,7 @@ function flaky(req: EventsRequest, count: number, hangMs: number): Reply | undef
         body: '[{"eventID":"3cecb101-7a1a-43a4-9d62-e88a131651e2","eventType":"TRANSPORT","eventClassifierCode":"AC',
       };
     case 'server_error':
-      return dcsaError(req, 500, 'internalServerError', 'Unexpected error in the tracking backend');
+      return error(500, 'internalServerError', 'Unexpected error in the tracking backend');
     default:
       return undefined;
   }

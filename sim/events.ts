@@ -82,6 +82,8 @@ export interface SimEvent {
   event: DcsaEvent;
   /** JSON of `event`, filled on first use: busy pollers then cost a string join, not a stringify. */
   json?: string;
+  /** The same for its 3.0.0 shape (sim/v3.ts). */
+  v3json?: string;
 }
 
 export interface ContainerInfo {

@@ -9,6 +9,7 @@ export {
   type NumberType,
   type ScenarioAnswer,
   scenarioTable,
+  TEST_NUMBERS,
 } from './scenarios.ts';
 export type { TerminalFeedAnswer } from './terminal-feed.ts';
 export { lookupTerminal } from './terminal-lookup.ts';

@@ -2,6 +2,7 @@ import { checkDigit, isValidContainerNumber } from '../src/util/iso6346.ts';
 import type { ContainerInfo, DcsaEvent, SimEvent } from './events.ts';
 import { buildJourney, type JourneyKind } from './journeys.ts';
 import { matchesReference, type ReferenceKind } from './match.ts';
+import type { NumberType, ScenarioDef, ScenarioInfo } from './scenario-def.ts';
 import type { TerminalScript } from './terminal-feed.ts';
 import { TERMINAL_SCENARIOS } from './terminal-scenarios.ts';
 
@@ -10,29 +11,9 @@ import { TERMINAL_SCENARIOS } from './terminal-scenarios.ts';
 // benchmark's repeated polls cost a lookup) and the container -> shipment index that lets any
 // container of a simulated B/L be looked up on its own.
 
-/** Kinds of number a carrier is asked about (the product's NumberType, restated: sim imports no product module). */
-export type NumberType = 'bill_of_lading' | 'booking_number' | 'container';
-
 export type { DcsaEvent, SimEvent } from './events.ts';
 export type { ReferenceKind } from './match.ts';
-
-export interface ScenarioInfo {
-  /** Number prefix (or exact number for the TEST-TR-* numbers). */
-  pattern: string;
-  summary: string;
-  numberTypes: NumberType[];
-  examples: Partial<Record<NumberType, string>>;
-}
-
-export interface ScenarioDef extends ScenarioInfo {
-  journey: JourneyKind | 'none';
-  /** Digit selecting this scenario in the SIMU container rule, if any. */
-  containerDigit?: number;
-  containers: number;
-  flaky?: boolean;
-  /** The terminal feed's story for this scenario (terminal-feed.ts); none: the feed does not know it. */
-  terminalScript?: TerminalScript;
-}
+export type { NumberType, ScenarioDef, ScenarioInfo } from './scenario-def.ts';
 
 const ALL: NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
 const DOCS: NumberType[] = ['bill_of_lading', 'booking_number'];
@@ -187,6 +168,8 @@ const SCENARIOS: ScenarioDef[] = [
 
 const TEST_SUCCEEDED = 'TEST-TR-SUCCEEDED';
 const TEST_FAILED = 'TEST-TR-FAILED';
+/** The published test numbers: taken for every number type, containers too (not ISO 6346). */
+export const TEST_NUMBERS: readonly string[] = [TEST_SUCCEEDED, TEST_FAILED];
 const TEST_SCENARIOS: ScenarioInfo[] = [
   {
     pattern: TEST_SUCCEEDED,

@@ -6,10 +6,13 @@ import { answerControl, type SimulatorStats } from './control.ts';
 import { dcsaError, json, type Reply } from './dcsa-http.ts';
 import { answerEvents } from './events-endpoint.ts';
 import { type OAuthOptions, TokenIssuer } from './oauth.ts';
+import { type CarrierQuirks, createQuirks } from './quirks.ts';
 import { resolveReference, servedShipments } from './scenarios.ts';
 import { answerTerminal } from './terminal-endpoint.ts';
+import { feedbackError, v2Params } from './v3.ts';
 
-// The standalone carrier simulator: DCSA Track & Trace 2.2 `GET /v2/events` over plain node:http,
+// The standalone carrier simulator: DCSA Track & Trace 2.2 `GET /v2/events` (and the same journeys
+// as 3.0.0 at `GET /v3/events`, sim/v3.ts) over plain node:http,
 // plus an OAuth2 token endpoint and control endpoints for the simulated clock. Per-request work
 // is a cache lookup, a filter and a JSON.stringify, so it keeps up with benchmark load.
 
@@ -27,6 +30,10 @@ export interface SimulatorOptions {
   oauth?: OAuthOptions;
   /** Status for references the carrier does not know: 200 with [] (default) or 404 with a DCSA error. */
   notFoundStatus?: 200 | 404;
+  /** When set, unknown references get a 400 with this error message (a carrier's own "not found"). */
+  notFoundReason?: string;
+  /** Behave like a carrier that differs from the standard (sim/quirks.ts). */
+  quirks?: CarrierQuirks;
   /** Next-Page as an opaque cursor (default) or as a full URL. */
   pageLinks?: 'cursor' | 'url';
   /** How long a SIMFLAKY "hang" holds the request before a 504 (default 30 s). */
@@ -59,6 +66,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const required = Object.entries(options.requireHeaders ?? {}).map(
     ([k, v]) => [k.toLowerCase(), v] as const,
   );
+  const quirks = createQuirks(options.quirks);
   let stats = emptyStats();
   const hanging = new Set<NodeJS.Timeout>();
   // Load the reference data now rather than in the first request.
@@ -103,7 +111,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return json(answer.status, answer.body, { 'cache-control': 'no-store' });
     }
     const terminalFeed = path.startsWith('/terminal/');
-    if (terminalFeed || (path === '/v2/events' && (basePath === '' || inBase))) {
+    const v3 = path === '/v3/events';
+    if (terminalFeed || ((path === '/v2/events' || v3) && (basePath === '' || inBase))) {
       for (const [name, value] of required) {
         if (req.headers[name] !== value)
           return dcsaError(request, 401, 'unauthorized', `Missing or wrong ${name} header`);
@@ -117,19 +126,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return answerTerminal(method, path, clock) ?? json(404, { error: 'no such terminal endpoint' });
       if (method !== 'GET')
         return dcsaError(request, 405, 'methodNotAllowed', 'Only GET is supported', { allow: 'GET' });
-      return answerEvents(
+      const refusal = quirks.refuse(url.searchParams, req.headers, (status, reason, message, headers) =>
+        v3 ? feedbackError(status, message, headers) : dcsaError(request, status, reason, message, headers),
+      );
+      if (refusal) return refusal;
+      const answer = answerEvents(
         {
           method,
           uri,
-          params: url.searchParams,
-          endpointUrl: `http://${req.headers.host}${basePath}/v2/events`,
+          // 3.0.0 asks the same question in other words (sim/v3.ts).
+          params: v3 ? v2Params(url.searchParams) : url.searchParams,
+          endpointUrl: `http://${req.headers.host}${basePath}${v3 ? '/v3' : '/v2'}/events`,
         },
         {
           epochMs: clock.epoch.getTime(),
           nowMs: clock.nowMs(),
           notFoundStatus: options.notFoundStatus ?? 200,
+          ...(options.notFoundReason !== undefined ? { notFoundReason: options.notFoundReason } : {}),
           pageLinks: options.pageLinks ?? 'cursor',
           hangMs: options.flakyHangMs ?? 30_000,
+          v3,
           count: (value) => {
             const key = value.toUpperCase();
             stats.byNumber[key] = (stats.byNumber[key] ?? 0) + 1;
@@ -137,6 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
           },
         },
       );
+      return quirks.rename(answer);
     }
     return dcsaError(request, 404, 'notFound', `No endpoint ${method} ${url.pathname}`);
   }

@@ -1,4 +1,4 @@
-import type { ScenarioDef } from './scenarios.ts';
+import type { ScenarioDef } from './scenario-def.ts';
 import type { TerminalScript } from './terminal-feed.ts';
 
 // The terminal-data scenarios: CNSGH -> (KRPUS on board) -> USLGB, about 17.5 simulated days from

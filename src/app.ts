@@ -5,7 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createKeyCache } from './accounts/key-cache.ts';
+import { alertRoutes } from './alerts/routes.ts';
 import type { AppContext } from './app-context.ts';
+import { changeRoutes } from './changes/routes.ts';
 import { consoleRoutes } from './console/routes.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
 import { startChangeFeed } from './db/change-feed.ts';
@@ -14,6 +16,7 @@ import { documentRoutes } from './documents/routes/documents.ts';
 import { emailSubmissionRoutes } from './documents/routes/email-submissions.ts';
 import { documentSchemaRoutes } from './documents/routes/schemas.ts';
 import { uploadRoutes } from './documents/routes/uploads.ts';
+import { apiIndexRoute } from './http/api-index.ts';
 import { registerAuth } from './http/auth.ts';
 import { createAuthFailureLimiter } from './http/auth-failures.ts';
 import { registerCacheMetrics, registerResponseCache } from './http/cache-hooks.ts';
@@ -33,11 +36,13 @@ import { mcpRoutes } from './mcp/http.ts';
 import type { Metrics } from './metrics.ts';
 import { partyRoutes } from './parties/routes.ts';
 import { referenceRoutes } from './reference/routes.ts';
+import { setTerminalCoverage } from './reference/terminal-coverage.ts';
 import { searchRoutes } from './search/routes.ts';
 import { containerEditRoutes } from './shipments/containers/edit-routes.ts';
 import { containerRoutes } from './shipments/containers/routes.ts';
 import { shipmentRoutes } from './shipments/routes.ts';
 import { shippingLineRoutes } from './shipping-lines/routes.ts';
+import { trackingRequestImportRoutes } from './tracking-requests/import-routes.ts';
 import { inferRoutes, trackingRequestRoutes } from './tracking-requests/routes.ts';
 import { webhookNotificationRoutes } from './webhooks/notifications/routes.ts';
 import { webhookRoutes } from './webhooks/subscriptions/routes.ts';
@@ -49,6 +54,8 @@ export interface BuildOptions {
 /** Builds the HTTP app. Every route module is listed here, in order; nothing is discovered. */
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const requestTimeout = ctx.config.requestTimeoutMs;
+  // Terminals say which facts a configured connection gets there (their provided_data).
+  setTerminalCoverage(ctx.config.terminals);
   const app = Fastify({
     loggerInstance: options.logger ? (options.logger as unknown as FastifyBaseLogger) : undefined,
     bodyLimit: ctx.config.bodyLimitBytes,
@@ -130,12 +137,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         title: 'Container tracking API',
         version: '2.0.0',
         description:
-          'Self-hosted ocean shipment and container tracking. JSON:API under /v2. Authenticate with `Authorization: Token <key>`.',
+          'Self-hosted ocean shipment and container tracking. JSON:API under /v2. Authenticate with `Authorization: Token <key>` (or `Bearer <key>`).',
       },
       servers: [{ url: ctx.baseUrl || '/' }],
       components: {
         securitySchemes: {
-          token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <key>' },
+          token: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Token <key> or Bearer <key>',
+          },
         },
       },
       security: [{ token: [] }],
@@ -149,15 +161,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   if (metrics) await app.register(metricsRoute(ctx.config, metrics));
   await app.register(
     async (v2) => {
+      await v2.register(apiIndexRoute(ctx.baseUrl));
       v2.get('/openapi.json', { config: { auth: false }, schema: { hide: true } }, async () => app.swagger());
       await v2.register(trackingRequestRoutes(ctx));
+      await v2.register(trackingRequestImportRoutes(ctx));
       await v2.register(shippingLineRoutes);
       await v2.register(webhookRoutes(ctx));
       await v2.register(webhookNotificationRoutes(ctx));
+      await v2.register(alertRoutes(ctx));
       await v2.register(inferRoutes);
       await v2.register(shipmentRoutes(ctx));
       await v2.register(containerRoutes(ctx));
       await v2.register(containerEditRoutes(ctx));
+      await v2.register(changeRoutes(ctx));
       await v2.register(partyRoutes(ctx));
       await v2.register(customFieldRoutes(ctx));
       await v2.register(searchRoutes(ctx));

@@ -23,13 +23,18 @@ export async function bootstrap(
   let database: Database;
   try {
     database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl, config.dbPoolSize, { log })
+      ? await openPostgres(config.databaseUrl, config.dbPoolSize, {
+          log,
+          preparedStatements: config.databasePreparedStatements,
+          listenUrl: config.databaseListenUrl,
+        })
       : await openEmbedded({
           dataDir: resolve(config.dataDir),
           role: options.embeddedRole ?? 'server',
           port: config.embeddedDbPort,
           waitMs: config.embeddedLockWaitMs,
           vacuumIntervalMs: config.embeddedVacuumIntervalMs,
+          idleInTransactionMs: config.embeddedIdleInTransactionMs,
           log,
         });
   } catch (err) {

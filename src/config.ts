@@ -4,6 +4,7 @@
 // (`npm run docs:config`, `npm run cli -- config`; test/config/schema.test.ts keeps the file equal).
 import type { CarrierConfigEntry } from './config/carriers.ts';
 import { dirProblem, type Env, readers } from './config/readers.ts';
+import { ALERT_SCHEMA, type SmtpOut } from './config/schema-alerts.ts';
 import { DOCUMENT_SCHEMA } from './config/schema-documents.ts';
 import { HTTP_SCHEMA } from './config/schema-http.ts';
 import { OPS_SCHEMA } from './config/schema-ops.ts';
@@ -18,15 +19,23 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Whether hot statements are prepared (off behind a pooler in transaction mode). */
+  databasePreparedStatements: 'auto' | 'off';
+  /** Where the change feed LISTENs; null: nowhere (its caches stay off). */
+  databaseListenUrl: string | null;
   dbPoolSize: number;
   /** Loopback port of the embedded database's socket (0 = any free port). */
   embeddedDbPort: number;
-  /** How long a CLI waits for an embedded database another process holds. */
+  /** How long a starting server or CLI waits for an embedded database whose running owner does not answer. */
   embeddedLockWaitMs: number;
+  /** How long an embedded-socket client may hold the database idle in a transaction (0 = no limit). */
+  embeddedIdleInTransactionMs: number;
   embeddedVacuumIntervalMs: number;
   logLevel: string;
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
+  /** CSV imports of tracking requests: rows and bytes one import may hold. */
+  importLimits: { rows: number; bytes: number };
   /** Time for a request's headers and body to arrive (408 or close after). */
   requestTimeoutMs: number;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client address. */
@@ -110,6 +119,16 @@ export interface Config {
     retryMax: number;
   };
   mail: { smtpPort: number | null; smtpHost: string; inboundDomain: string; maxBytes: number };
+  alerts: {
+    /** SMTP_OUT_URL; null: alert rules are kept but nothing is sent. */
+    smtp: SmtpOut | null;
+    from: string;
+    maxRecipients: number;
+    maxRules: number;
+    digestMaxEvents: number;
+    concurrency: number;
+    retryScheduleMs: number[];
+  };
 }
 
 export type { Env };
@@ -120,6 +139,7 @@ export const SCHEMA = {
   ...WORKER_SCHEMA,
   ...WEBHOOK_SCHEMA,
   ...DOCUMENT_SCHEMA,
+  ...ALERT_SCHEMA,
   ...OPS_SCHEMA,
 };
 
@@ -167,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   // Checks across variables.
   if (!v.DATABASE_URL) dirProblem('DATA_DIR', v.DATA_DIR, problems);
+  if (v.DATABASE_LISTEN_URL && !v.DATABASE_URL) problems.push('DATABASE_LISTEN_URL needs DATABASE_URL');
   if (v.METRICS === 'token' && !v.METRICS_TOKEN) problems.push('METRICS=token needs METRICS_TOKEN');
   if (v.API_PROCESSES > 1 && !v.DATABASE_URL) {
     problems.push(
@@ -183,13 +204,18 @@ export function loadConfig(env: Env = process.env): Config {
     host: v.HOST,
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
+    databasePreparedStatements: v.DATABASE_PREPARED_STATEMENTS,
+    databaseListenUrl:
+      v.DATABASE_LISTEN_URL ?? (v.DATABASE_PREPARED_STATEMENTS === 'off' ? null : v.DATABASE_URL),
     dbPoolSize: v.DB_POOL_SIZE,
     embeddedDbPort: v.EMBEDDED_DB_PORT,
     embeddedLockWaitMs: v.EMBEDDED_LOCK_WAIT_MS,
+    embeddedIdleInTransactionMs: v.EMBEDDED_IDLE_IN_TRANSACTION_MS,
     embeddedVacuumIntervalMs: v.EMBEDDED_VACUUM_INTERVAL_MS,
     logLevel: v.LOG_LEVEL,
     publicBaseUrl: v.PUBLIC_BASE_URL,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    importLimits: { rows: v.IMPORT_MAX_ROWS, bytes: v.IMPORT_MAX_BYTES },
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     trustProxy: v.TRUST_PROXY,
     rateLimits: {
@@ -264,6 +290,15 @@ export function loadConfig(env: Env = process.env): Config {
       smtpHost: v.SMTP_HOST,
       inboundDomain: v.INBOUND_EMAIL_DOMAIN,
       maxBytes: v.SMTP_MAX_BYTES,
+    },
+    alerts: {
+      smtp: v.SMTP_OUT_URL,
+      from: v.ALERT_FROM,
+      maxRecipients: v.ALERT_MAX_RECIPIENTS,
+      maxRules: v.ALERT_MAX_RULES,
+      digestMaxEvents: v.ALERT_DIGEST_MAX_EVENTS,
+      concurrency: v.ALERT_CONCURRENCY,
+      retryScheduleMs: v.ALERT_RETRY_SCHEDULE,
     },
   };
   return Object.freeze(config);

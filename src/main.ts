@@ -33,7 +33,7 @@ const overrides = isApiChild ? { ...flags, ROLE: 'api' } : flags;
 // a bad value exits 2 at once. bootstrap() reads the same environment again.
 configOrExit(overrides);
 const [
-  { ensureDefaultAccount },
+  { ensureDefaultAccount, listAccounts },
   { buildApp, buildOpsServer },
   { bootstrap },
   { buildCarrierRegistry },
@@ -41,6 +41,7 @@ const [
   { createMetrics },
   { buildTerminalDirectory },
   { startWorker },
+  { startBanner },
 ] = await Promise.all([
   import('./accounts/service.ts'),
   import('./app.ts'),
@@ -50,6 +51,7 @@ const [
   import('./metrics.ts'),
   import('./terminals/registry.ts'),
   import('./worker-process.ts'),
+  import('./start-banner.ts'),
 ]);
 const { config, log, database } = await bootstrap(overrides);
 const processes = isApiChild ? 1 : config.apiProcesses;
@@ -63,24 +65,13 @@ const forkApi = processes > 1 && cluster.isPrimary && config.role !== 'worker';
 const runApi = config.role !== 'worker' && !forkApi;
 const runWorker = config.role !== 'api' && !isApiChild;
 
-// First start on an empty database: make the service usable at once (never in forked children).
+// First start on an empty database: make the service usable at once (never in forked children);
+// a later start says how to make a new key.
 const created = !isApiChild && config.role !== 'worker' ? await ensureDefaultAccount(database.db) : null;
 const origin = config.publicBaseUrl ?? `http://localhost:${config.port}`;
-if (created) {
-  const { account, apiKey } = created;
+if (!isApiChild && config.role !== 'worker') {
   process.stdout.write(
-    [
-      '',
-      'Created the default account. Its API key is shown once; keep it:',
-      '',
-      `  account: ${account.id}`,
-      `  api key: ${apiKey}`,
-      '',
-      `  Console: ${origin}/   (sign in with the key)`,
-      `  API:  ${origin}/v2   (Authorization: Token <key>)`,
-      `  Docs: ${origin}/docs`,
-      '',
-    ].join('\n'),
+    startBanner(origin, created ? { created } : { accounts: await listAccounts(database.db) }),
   );
 }
 
@@ -98,6 +89,7 @@ if (runWorker) {
       metrics.carrierRequests.inc({ scac, outcome });
       metrics.carrierDuration.observe({ scac }, seconds);
     },
+    onLookupAborted: (kind, cause) => metrics.lookupsAborted.inc({ kind, cause }),
     onAttempt: (outcome, _event, latencyMs) => {
       metrics.webhookAttempts.inc({ outcome });
       if (latencyMs !== null) metrics.webhookLatency.observe(latencyMs / 1000);

@@ -10,6 +10,7 @@ export interface Metrics {
   httpDuration: Histogram<'route' | 'method' | 'status'>;
   carrierRequests: Counter<'scac' | 'outcome'>;
   carrierDuration: Histogram<'scac'>;
+  lookupsAborted: Counter<'kind' | 'cause'>;
   webhookAttempts: Counter<'outcome'>;
   webhookLatency: Histogram;
 }
@@ -34,6 +35,12 @@ export function createMetrics(database: Database): Metrics {
     help: 'Carrier look-up latency by SCAC (all pages of one look-up)',
     labelNames: ['scac'] as const,
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const lookupsAborted = new Counter({
+    name: 'lookups_aborted_total',
+    help: 'Carrier and terminal look-ups cut short (retried later), by kind (carrier, terminal) and cause (lease: no answer within half of WORKER_LEASE_MS; shutdown)',
+    labelNames: ['kind', 'cause'] as const,
     registers: [registry],
   });
   const webhookAttempts = new Counter({
@@ -106,5 +113,13 @@ export function createMetrics(database: Database): Metrics {
       this.set({ state: 'waiting' }, s.waiting);
     },
   });
-  return { registry, httpDuration, carrierRequests, carrierDuration, webhookAttempts, webhookLatency };
+  return {
+    registry,
+    httpDuration,
+    carrierRequests,
+    carrierDuration,
+    lookupsAborted,
+    webhookAttempts,
+    webhookLatency,
+  };
 }

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { startAlertLoop } from './alerts/delivery/loop.ts';
+import { smtpMailer } from './alerts/delivery/mailer.ts';
 import type { CarrierAdapter } from './carriers/types.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -20,11 +22,14 @@ export interface WorkerOptions {
   owner?: string;
   policy?: AddressPolicy;
   now?: () => Date;
+  /** The clock daily alert digests are due by (tests move it; default the real one). */
+  alertNow?: () => Date;
   onAttempt?: DeliveryDeps['onAttempt'];
   onCarrierCall?: Parameters<typeof startEngine>[0]['onCarrierCall'];
+  onLookupAborted?: Parameters<typeof startEngine>[0]['onLookupAborted'];
 }
 
-/** A worker process's loops: carrier monitoring, webhook delivery and documents, sharing one lease owner id. */
+/** A worker process's loops: carrier monitoring, webhook delivery, documents and alert e-mails, sharing one lease owner id. */
 export function startWorker(o: WorkerOptions): Engine {
   const policy = o.policy ?? getAddressPolicy(o.config);
   const engine = startEngine({
@@ -36,6 +41,7 @@ export function startWorker(o: WorkerOptions): Engine {
     owner: o.owner,
     now: o.now,
     onCarrierCall: o.onCarrierCall,
+    onLookupAborted: o.onLookupAborted,
     extraLoops: (owner) => [
       {
         kind: 'webhook',
@@ -58,14 +64,27 @@ export function startWorker(o: WorkerOptions): Engine {
     owner: engine.owner,
     onWork: (kind) => engine.wake(kind),
   });
+  // Alert e-mails only when an SMTP server is configured; without one, rules are kept and nothing is sent.
+  const smtp = o.config.alerts.smtp;
+  const alerts = smtp
+    ? startAlertLoop({
+        db: o.database.db,
+        config: o.config,
+        log: o.log,
+        owner: engine.owner,
+        mailer: smtpMailer(smtp, o.config.alerts.concurrency),
+        now: o.alertNow,
+      })
+    : null;
   return {
     owner: engine.owner,
     wake: (kind) => {
       engine.wake(kind);
       if (!kind) documents.wake();
+      if (!kind) alerts?.wake();
     },
     async stop() {
-      await Promise.all([engine.stop(), documents.stop()]);
+      await Promise.all([engine.stop(), documents.stop(), alerts?.stop()]);
     },
   };
 }

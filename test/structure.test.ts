@@ -1,154 +1,89 @@
-// Dependency rules of the engine, the carrier adapters and the simulator (issue 11), read from
-// the import statements of the source files:
-// - src/engine/ is carrier-agnostic: no adapter, simulator, HTTP, webhook or route code, no Fastify;
-// - adapters (src/carriers/) see the engine only through its carrier port and snapshot types;
-// - sim/ is its own program: it imports only sim/ and pure shared reference data;
-// - the product reaches sim/ only through sim/library.ts (so the sandbox and the simulator never
-//   form a cycle);
-// and every rule of scripts/check-structure.ts (no cycles between the top-level parts of src/, layer
-// rules, Fastify at the HTTP edge, no file over 400 lines, process.env read only in src/config.ts).
+// The structure rules of docs/architecture.md as tests. Every rule is declared once, in
+// scripts/check-structure.ts (IMPORT_RULES and the checks beside them); here each one becomes a
+// test, with guards that the import reader and the rules can fail.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkStructure, findCycles as findCyclesOf, problems } from '../scripts/check-structure.ts';
+import {
+  checkStructure,
+  findCycles,
+  IMPORT_RULES,
+  importsOf,
+  problems,
+  ruleViolations,
+  sourceFiles,
+} from '../scripts/check-structure.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const files = sourceFiles(ROOT);
+const rule = (start: string) => IMPORT_RULES.find((r) => r.name.startsWith(start))!;
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(join(ROOT, dir))) {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
-
-interface Import {
-  /** Repository-relative path for relative imports, else the bare specifier. */
-  target: string;
-  line: number;
-}
-
-// `import x from 'm'`, `export * from 'm'`, `import 'm'` (side effects only) and `import('m')`.
-const IMPORT =
-  /(?:^|\s)(?:import|export)\s[^'";]*?from\s*'([^']+)'|(?:^|\s)import\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
-
-function importsOf(file: string): Import[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const out: Import[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = (m[1] ?? m[2] ?? m[3])!;
-    const line = text.slice(0, m.index).split('\n').length;
-    const target = spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec;
-    out.push({ target, line });
-  }
-  return out;
-}
-
-function violations(files: string[], allowed: (target: string, file: string) => boolean): string[] {
-  const bad: string[] = [];
-  for (const file of files) {
-    for (const i of importsOf(file))
-      if (!allowed(i.target, file)) bad.push(`${file}:${i.line} imports ${i.target}`);
-  }
-  return bad;
-}
-
-describe('structure: dependency rules', () => {
-  it('the import reader sees imports (guard against a rule that cannot fail)', () => {
-    const targets = importsOf('src/engine/normalize.ts').map((i) => i.target);
+describe('structure: guards (a rule that cannot fail proves nothing)', () => {
+  it('the import reader sees static, type-only and re-exported imports', () => {
+    const targets = importsOf(ROOT, 'src/engine/normalize.ts').map((i) => i.target);
     assert.ok(targets.includes('src/engine/prepare.ts'), targets.join(', '));
-    assert.ok(importsOf('src/carriers/sandbox.ts').some((i) => i.target === 'sim/library.ts'));
-  });
-
-  it('src/engine imports no adapter, simulator, HTTP, webhook or route code', () => {
-    const forbidden = [
-      /^src\/carriers\//,
-      /^src\/terminals\//,
-      /^sim\//,
-      /^src\/http\//,
-      /^src\/webhooks\//,
-      /^src\/webhook-notifications\//,
-      /(^|\/)routes\.ts$/,
-      /^src\/app\.ts$/,
-      /^fastify$|^@fastify\//,
-    ];
-    assert.deepEqual(
-      violations(sourceFiles('src/engine'), (t) => !forbidden.some((f) => f.test(t))),
-      [],
+    assert.ok(importsOf(ROOT, 'src/carriers/sandbox.ts').some((i) => i.target === 'sim/library.ts'));
+    assert.ok(
+      importsOf(ROOT, 'src/shipments/routes.ts').some((i) => i.target === 'src/shipments/service.ts'),
     );
   });
 
-  it('adapters see the engine only through its carrier port and snapshot types', () => {
-    const port = new Set(['src/engine/carrier.ts', 'src/engine/snapshot.ts']);
-    assert.deepEqual(
-      violations(sourceFiles('src/carriers'), (t) => !t.startsWith('src/engine/') || port.has(t)),
-      [],
-    );
+  it('every rule applies to some file', () => {
+    for (const r of IMPORT_RULES) assert.ok(files.some(r.files), r.name);
+    assert.ok(files.filter(rule('src/jsonapi').files).length >= 10);
+    assert.ok(files.filter(rule('services').files).length >= 6);
   });
 
-  it('terminal adapters see the engine only through its terminal port', () => {
-    assert.deepEqual(
-      violations(
-        sourceFiles('src/terminals'),
-        (t) => !t.startsWith('src/engine/') || t === 'src/engine/terminal.ts',
-      ),
-      [],
-    );
+  it('the rules refuse what they name', () => {
+    assert.ok(rule('src/engine').refuses('src/shipments/queries.ts', 'src/engine/apply.ts'));
+    assert.ok(rule('src/engine').refuses('src/carriers/dcsa/client.ts', 'src/engine/apply.ts'));
+    assert.ok(rule('src/engine').refuses('fastify', 'src/engine/apply.ts'));
+    assert.ok(!rule('src/engine').refuses('src/db/schema.ts', 'src/engine/apply.ts'));
+    assert.ok(rule('adapters').refuses('src/engine/apply.ts', 'src/carriers/x.ts'));
+    assert.ok(rule('sim/').refuses('src/shipments/queries.ts', 'sim/x.ts'));
+    assert.ok(rule('Fastify').refuses('fastify', 'src/engine/apply.ts'));
   });
 
-  it('sim/ imports only itself, Node built-ins and pure shared reference data', () => {
-    const shared = new Set(['src/reference/data.ts', 'src/util/uuid.ts', 'src/util/iso6346.ts']);
-    assert.deepEqual(
-      violations(sourceFiles('sim'), (t) => t.startsWith('sim/') || t.startsWith('node:') || shared.has(t)),
-      [],
-    );
-  });
-
-  it('the product reaches the simulator only through sim/library.ts', () => {
-    assert.deepEqual(
-      violations(sourceFiles('src'), (t) => !t.startsWith('sim/') || t === 'sim/library.ts'),
-      [],
-    );
-  });
-
-  it('no file over 400 lines in the engine, the adapters and the simulator', () => {
-    const long = [
-      ...sourceFiles('src/engine'),
-      ...sourceFiles('src/carriers'),
-      ...sourceFiles('src/terminals'),
-      ...sourceFiles('sim'),
-    ]
-      .map((f) => [f, readFileSync(join(ROOT, f), 'utf8').split('\n').length] as const)
-      .filter(([, n]) => n > 400);
-    assert.deepEqual(long, []);
-  });
-});
-
-describe('structure: rules of scripts/check-structure.ts', () => {
-  const report = checkStructure(ROOT);
-
-  it('the checker sees what it checks (guard against a rule that cannot fail)', () => {
-    // A two-part cycle is found, a chain is not.
+  it('the checker finds a cycle and reports every kind of problem', () => {
     const edges = new Map([
       ['a', new Set(['b'])],
       ['b', new Set(['a', 'c'])],
     ]);
-    assert.deepEqual(findCyclesOf(edges), [['a', 'b']]);
-    assert.ok(problems({ ...report, env: ['src/x.ts'] }).some((p) => p.includes('src/x.ts')));
+    assert.deepEqual(findCycles(edges), [['a', 'b']]);
+    const empty = { cycles: [], fileCycles: [], rules: {}, long: [], env: [] };
+    assert.ok(problems({ ...empty, env: ['src/x.ts'] }).some((p) => p.includes('src/x.ts')));
+    assert.ok(
+      problems({ ...empty, rules: { r: ['src/y.ts:1 imports z'] } }).some((p) => p.includes('src/y.ts')),
+    );
   });
+});
+
+describe('structure: import rules', () => {
+  for (const r of IMPORT_RULES) {
+    it(r.name, () => {
+      assert.deepEqual(ruleViolations(ROOT, r, files), []);
+    });
+  }
+});
+
+describe('structure: cycles, sizes, environment', () => {
+  const report = checkStructure(ROOT);
 
   it('no cycle between the top-level parts of src/', () => {
     assert.deepEqual(report.cycles, []);
   });
 
-  for (const group of ['forbidden', 'fastify', 'long', 'env'] as const) {
-    it(`${group}: no violation`, () => {
-      assert.deepEqual(report[group], []);
-    });
-  }
+  it('no import circle between two files of src/ or sim/', () => {
+    assert.deepEqual(report.fileCycles, []);
+  });
+
+  it('no source file over 400 lines', () => {
+    assert.deepEqual(report.long, []);
+  });
+
+  it('only src/config.ts reads process.env', () => {
+    assert.deepEqual(report.env, []);
+  });
 });

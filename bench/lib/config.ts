@@ -19,6 +19,12 @@ export interface BenchConfig {
   trafficShipments: number;
   /** Shipments of the traffic scenarios' embedded PGlite database (its seeding is ~10x slower). */
   trafficPgliteShipments: number;
+  /** Seeded shipments the throughput set's reads draw from, per engine. */
+  throughputShipments: number;
+  /** Creates of the throughput set's creates-only phase (journeys per second, CPU per journey). */
+  throughputJourneys: number;
+  /** Engines of the throughput set: postgres, pglite (BENCH_THROUGHPUT_ENGINES, comma-separated). */
+  throughputEngines: string[];
   /** Scenario groups to run; empty = all. */
   only: Set<string>;
 }
@@ -62,6 +68,9 @@ export function benchConfig(
     profile: ['1', 'true', 'yes'].includes((env.BENCH_PROFILE ?? '').toLowerCase()),
     trafficShipments: num(env, 'BENCH_TRAFFIC_SHIPMENTS', large ? 100_000 : 10_000),
     trafficPgliteShipments: num(env, 'BENCH_TRAFFIC_PGLITE_SHIPMENTS', 2_000),
+    throughputShipments: num(env, 'BENCH_THROUGHPUT_SHIPMENTS', 1_000),
+    throughputJourneys: num(env, 'BENCH_THROUGHPUT_JOURNEYS', 300),
+    throughputEngines: (env.BENCH_THROUGHPUT_ENGINES || 'postgres,pglite').split(',').map((s) => s.trim()),
     only: new Set(
       onlyGroups(env, argv)
         .split(',')

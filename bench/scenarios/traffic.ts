@@ -36,7 +36,7 @@ const GOALS = {
 } satisfies Record<string, HttpTarget['goal']>;
 const RSS_GOAL_MB = 300;
 
-interface Service {
+export interface Service {
   proc: Proc;
   url: string;
   label: string;
@@ -59,7 +59,7 @@ const FIRST_WARMUP_EXTRA_S = 3;
 const STEAL_LIMIT = 0.1;
 
 /** Runs `once`; when the host stole more than STEAL_LIMIT of the machine, once more, keeping the quieter run. */
-async function leastDisturbed<T extends { steal: number }>(
+export async function leastDisturbed<T extends { steal: number }>(
   ctx: Ctx,
   once: (attempt: number) => Promise<T>,
 ): Promise<{ run: T; repeatNote: string }> {
@@ -75,11 +75,20 @@ async function leastDisturbed<T extends { steal: number }>(
 }
 
 /** `node <npm start flags> src/main.ts` (role all). */
-async function startService(ctx: Ctx, label: string, env: Record<string, string>): Promise<Service> {
+export async function startService(
+  ctx: Ctx,
+  label: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<Service> {
   const port = await freePort();
   // Beyond the database: the port, request logging off and rate limits out of the load's way, as in
   // every scenario (docs/benchmarks.md); nothing that tunes the service.
-  const proc = startNode(`service ${label}`, ['src/main.ts'], { ...API_ENV, PORT: String(port), ...env });
+  const proc = startNode(`service ${label}`, [...nodeArgs, 'src/main.ts'], {
+    ...API_ENV,
+    PORT: String(port),
+    ...env,
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, proc, 120_000);
   await settledRss(proc.pid);
@@ -246,7 +255,7 @@ async function trafficLoad(
 }
 
 /** The bare node:http baseline, loaded like the scenarios (one fixed path). */
-async function bareBaseline(ctx: Ctx, id: string, name: string): Promise<ScenarioResult> {
+export async function bareBaseline(ctx: Ctx, id: string, name: string): Promise<ScenarioResult> {
   const port = await freePort();
   const proc = startNode('bare', ['bench/servers/bare.ts', '--port', String(port)]);
   const r: ScenarioResult = { id, name, value: null, unit: 'req/s', goal: 'reference', goalMet: null };

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 // API keys this process has verified against the database, so the hot path checks a key without
 // a round trip. Only verified keys are kept (by SHA-256, never the key itself); a revoked or
@@ -19,7 +20,10 @@ const MAX_KEYS = 10_000;
 const TTL_MS = 60_000;
 
 export function createKeyCache(now: () => number = Date.now): KeyCache {
-  const keys = new Map<string, { accountId: string; keyId: string; expiresAt: number }>();
+  // Least recently used keys go first when full; expiry is checked on read (`now` is injectable).
+  const keys = new LRUCache<string, { accountId: string; keyId: string; expiresAt: number }>({
+    max: MAX_KEYS,
+  });
   let enabled = false;
   let generation = 0;
   // One-shot hashing: no Hash object per request (this runs on every authenticated request).
@@ -33,7 +37,6 @@ export function createKeyCache(now: () => number = Date.now): KeyCache {
     generation: () => generation,
     set(key, value, gen) {
       if (!enabled || gen !== generation) return;
-      if (keys.size >= MAX_KEYS) keys.clear();
       keys.set(digest(key), { ...value, expiresAt: now() + TTL_MS });
     },
     clear() {

@@ -75,6 +75,21 @@ export async function ensureDefaultAccount(
   });
 }
 
+/** Every account, oldest first, with how many of its keys are not revoked. */
+export async function listAccounts(db: Kysely<DB>): Promise<Array<Account & { live_keys: number }>> {
+  const rows = await db
+    .selectFrom('accounts as a')
+    .leftJoin('api_keys as k', (join) =>
+      join.onRef('k.account_id', '=', 'a.id').on('k.revoked_at', 'is', null),
+    )
+    .select(['a.id', 'a.name', 'a.created_at', (eb) => eb.fn.count<string>('k.id').as('live_keys')])
+    .groupBy(['a.id', 'a.name', 'a.created_at'])
+    .orderBy('a.created_at')
+    .orderBy('a.id')
+    .execute();
+  return rows.map((r) => ({ ...r, live_keys: Number(r.live_keys) }));
+}
+
 export async function countAccounts(db: Kysely<DB>): Promise<number> {
   const r = await db
     .selectFrom('accounts')

@@ -1,8 +1,11 @@
 // Carrier authentication strategies (CARRIER-NOTES §8): static headers (API keys such as
-// Hapag's X-IBM-Client-Id/Secret or CMA's KeyId), and OAuth2 client credentials with a cached
-// token that is refreshed before it expires (CMA's last ~5 minutes) and once after a 401.
+// Hapag's X-IBM-Client-Id/Secret or CMA's KeyId), and OAuth2 client credentials, proved with a
+// secret or with a signed client assertion (RFC 7523, client-assertion.ts), with a cached token
+// that is refreshed before it expires (CMA's last ~5 minutes) and once after a 401. Secrets and
+// assertions go only into token requests: never into a detail, a log line or an error.
 
 import type { AuthConfig } from '../config/carriers.ts';
+import { clientAssertionSigner, JWT_BEARER } from './client-assertion.ts';
 import type { RateBudget } from './rate-budget.ts';
 import type { TemporaryFailure } from './types.ts';
 
@@ -28,7 +31,9 @@ export function staticHeadersAuth(headers: Record<string, string>): AuthProvider
 export interface OAuth2Options {
   tokenUrl: string;
   clientId: string;
-  clientSecret: string;
+  /** The client secret, or (private_key_jwt) a signer of client assertions. */
+  clientSecret?: string;
+  clientAssertion?: () => string;
   scope?: string;
   extraHeaders?: Record<string, string>;
   /** Applied to token requests too: they are HTTP requests to the carrier. */
@@ -70,11 +75,11 @@ export function oauth2ClientCredentialsAuth(options: OAuth2Options): AuthProvide
         };
       }
     }
-    const body = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: options.clientId,
-      client_secret: options.clientSecret,
-    });
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: options.clientId });
+    if (options.clientAssertion) {
+      body.set('client_assertion_type', JWT_BEARER);
+      body.set('client_assertion', options.clientAssertion());
+    } else body.set('client_secret', options.clientSecret ?? '');
     if (options.scope) body.set('scope', options.scope);
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 20_000);
     let res: Response;
@@ -165,10 +170,22 @@ export function createAuth(
   deps: { budget?: RateBudget; timeoutMs?: number; now?: () => number },
 ): AuthProvider {
   if (config.type === 'headers') return staticHeadersAuth(config.headers);
+  const proof =
+    config.type === 'oauth2_private_key_jwt'
+      ? {
+          clientAssertion: clientAssertionSigner({
+            clientId: config.client_id,
+            audience: config.audience ?? config.token_url,
+            privateKey: config.private_key,
+            keyId: config.key_id,
+            now: deps.now,
+          }),
+        }
+      : { clientSecret: config.client_secret };
   return oauth2ClientCredentialsAuth({
     tokenUrl: config.token_url,
     clientId: config.client_id,
-    clientSecret: config.client_secret,
+    ...proof,
     scope: config.scope,
     extraHeaders: config.headers,
     budget: deps.budget,

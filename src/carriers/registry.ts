@@ -4,10 +4,13 @@
 // requests. The sandbox SCAC TEST is always there unless the config defines TEST itself (e.g. to
 // point it at the HTTP simulator).
 
+import { PROTOCOL_DEFAULTS } from '../config/carrier-protocol.ts';
 import type { AdapterName, CarrierConfigEntry } from '../config/carriers.ts';
 import { createAuth } from './auth.ts';
 import { createDcsaAdapter } from './dcsa/adapter.ts';
 import { createDcsaClient } from './dcsa/client.ts';
+import { createDcsaV3Adapter } from './dcsa-v3/adapter.ts';
+import { createDcsaV3Client } from './dcsa-v3/client.ts';
 import { createRateBudget } from './rate-budget.ts';
 import { createSandboxAdapter } from './sandbox.ts';
 import type { CarrierAdapter } from './types.ts';
@@ -28,21 +31,37 @@ interface Connection {
   options: RegistryOptions;
 }
 
+/** What every DCSA client of a connection is made with: its budget, auth and protocol. */
+function http({ entry, timeoutMs, options }: Connection) {
+  const budget = createRateBudget({
+    requestsPerMinute: entry.requests_per_minute,
+    maxWaitMs: options.maxWaitMs,
+  });
+  const auth = createAuth(entry.auth, { budget, timeoutMs });
+  const protocol = entry.protocol ?? PROTOCOL_DEFAULTS[entry.adapter];
+  return { baseUrl: entry.base_url, auth, budget, timeoutMs, maxRetryWaitMs: options.maxWaitMs, protocol };
+}
+
 const ADAPTERS: Record<AdapterName, (c: Connection) => CarrierAdapter> = {
-  'dcsa-tnt-v2': ({ scac, entry, timeoutMs, options }) => {
-    const budget = createRateBudget({
-      requestsPerMinute: entry.requests_per_minute,
-      maxWaitMs: options.maxWaitMs,
+  'dcsa-tnt-v2': (c) => {
+    const options = http(c);
+    return createDcsaAdapter({
+      scac: c.scac,
+      numberTypes: c.entry.number_types,
+      client: createDcsaClient(options),
+      requiresEquipment: options.protocol.requires_equipment,
     });
-    const auth = createAuth(entry.auth, { budget, timeoutMs });
-    const client = createDcsaClient({
-      baseUrl: entry.base_url,
-      auth,
-      budget,
-      timeoutMs,
-      maxRetryWaitMs: options.maxWaitMs,
+  },
+  'dcsa-tnt-v3': (c) => {
+    const options = http(c);
+    return createDcsaV3Adapter({
+      scac: c.scac,
+      numberTypes: c.entry.number_types,
+      client: createDcsaV3Client(options),
+      updatedSince: options.protocol.updated_since,
+      fullReadIntervalMs: options.protocol.full_read_interval_ms,
+      requiresEquipment: options.protocol.requires_equipment,
     });
-    return createDcsaAdapter({ scac, numberTypes: entry.number_types, client });
   },
 };
 

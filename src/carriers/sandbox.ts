@@ -1,4 +1,4 @@
-import { FLAKY_RETRY_AFTER_SECONDS, flakyOutcome, lookupNumber } from '../../sim/library.ts';
+import { FLAKY_RETRY_AFTER_SECONDS, flakyOutcome, lookupNumber, TEST_NUMBERS } from '../../sim/library.ts';
 import { dcsaSnapshot } from './dcsa/snapshot.ts';
 import type { CarrierAdapter, LookupResult, NumberType } from './types.ts';
 
@@ -18,6 +18,9 @@ export interface SandboxOptions {
    */
   epoch?: Date;
 }
+
+/** TEST-TR-SUCCEEDED and TEST-TR-FAILED: the reference's sandbox takes them as any number type. */
+export const SANDBOX_TEST_NUMBERS: ReadonlySet<string> = new Set(TEST_NUMBERS);
 
 const NUMBER_TYPES: readonly NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
 const DAY = 86_400_000;

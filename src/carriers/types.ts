@@ -3,6 +3,7 @@
 
 export type {
   CarrierAdapter,
+  LookupContext,
   LookupResult,
   NumberType,
   PermanentFailure,

@@ -1,15 +1,25 @@
 import { parseArgs } from 'node:util';
-import { createAccount, createApiKey, findAccount, listApiKeys, revokeApiKey } from '../accounts/service.ts';
+import {
+  createAccount,
+  createApiKey,
+  findAccount,
+  listAccounts,
+  listApiKeys,
+  revokeApiKey,
+} from '../accounts/service.ts';
 import { bootstrap } from '../bootstrap.ts';
-import { SETTINGS } from '../config.ts';
+import type { NumberType } from '../carriers/types.ts';
+import { configOrExit, SETTINGS } from '../config.ts';
 import { BackupError, backup, restore } from '../db/backup.ts';
 import { inboundAddress } from '../mail/addresses.ts';
+import { carriersCheck } from './carriers-check.ts';
 import { printDbUrl } from './db-url.ts';
 import { seed, stderrProgress } from './seed.ts';
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run cli -- <command>   (help: npm run cli -- --help)
 
   accounts create <name> [--json]        create an account and its first API key (and its inbound e-mail address)
+  accounts list [--json]                 every account: id, name, created, live (not revoked) keys
   accounts show <id> [--json]            an account and its inbound e-mail address
   api-keys create --account <id> [--json] issue another key for an account
   api-keys list --account <id> [--json]   list an account's keys (never the secrets)
@@ -17,6 +27,8 @@ const USAGE = `Usage: npm run cli -- <command>
   migrate                                apply pending database migrations
   seed --account <id> [--shipments N] [--containers-per-shipment N] [--events-per-container N] [--no-refresh]
                                          bulk-load realistic test data (progress on stderr)
+  carriers check [SCAC] [--number N --type T [--container C]...]
+                                         check each CARRIERS_CONFIG connection (token, endpoint, one look-up)
   config                                 print the configuration variables (Markdown)
   db url                                 print the postgres:// URL of the running database
   db backup <file>                       write a consistent backup of the service's data
@@ -32,20 +44,25 @@ const { values, positionals } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
     account: { type: 'string' },
-    help: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
     shipments: { type: 'string' },
     'containers-per-shipment': { type: 'string' },
     'events-per-container': { type: 'string' },
     'no-refresh': { type: 'boolean', default: false },
     force: { type: 'boolean', default: false },
+    number: { type: 'string' },
+    type: { type: 'string' },
+    container: { type: 'string', multiple: true },
   },
   allowPositionals: true,
 });
 const [group, action, ...rest] = positionals;
-if (values.help || !group) {
+// Asking for help is not an error: usage on stdout, exit 0. No command at all is a usage error.
+if (values.help || group === 'help') {
   process.stdout.write(USAGE);
-  process.exit(group ? 0 : 2);
+  process.exit(0);
 }
+if (!group) fail('No command given.');
 
 if (group === 'config') {
   process.stdout.write('| Variable | Default | Meaning |\n|---|---|---|\n');
@@ -54,6 +71,17 @@ if (group === 'config') {
 }
 
 if (group === 'db' && action === 'url') await printDbUrl();
+
+// No database: the check talks to carriers only.
+if (group === 'carriers' && action === 'check') {
+  const type = values.type as NumberType | undefined;
+  if (type !== undefined && !['bill_of_lading', 'booking_number', 'container'].includes(type))
+    fail('--type must be bill_of_lading, booking_number or container');
+  const { carriers } = configOrExit();
+  const line = (l: string) => process.stdout.write(`${l}\n`);
+  const options = { scac: rest[0], number: values.number, type, containers: values.container ?? [] };
+  process.exit(await carriersCheck(carriers, options, line));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SEED_COUNTS = ['shipments', 'containers-per-shipment', 'events-per-container'] as const;
@@ -68,6 +96,7 @@ function usageProblem(): string | null {
   const command = `${group} ${action ?? ''}`.trim();
   switch (command) {
     case 'migrate':
+    case 'accounts list':
       return null;
     case 'accounts create':
       return rest.join(' ').trim() ? null : 'accounts create needs a name';
@@ -135,6 +164,21 @@ try {
       },
       `Account ${account.id} (${account.name}) created.\nAPI key (shown once): ${apiKey}\nInbound e-mail: ${inbound}`,
     );
+  } else if (group === 'accounts' && action === 'list') {
+    const accounts = await listAccounts(db);
+    out(
+      accounts.map((a) => ({
+        account_id: a.id,
+        name: a.name,
+        created_at: a.created_at,
+        live_keys: a.live_keys,
+      })),
+      accounts.length
+        ? accounts
+            .map((a) => `${a.id}  ${a.name}  created ${a.created_at.toISOString()}  ${a.live_keys} live keys`)
+            .join('\n')
+        : 'No accounts.',
+    );
   } else if (group === 'accounts' && action === 'show') {
     const id = rest[0]!;
     const account = await findAccount(db, id);
@@ -164,7 +208,7 @@ try {
         ? keys
             .map(
               (k) =>
-                `${k.id}  ${k.prefix}…  created ${k.created_at.toISOString()}  ${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`,
+                `${k.id}  ${k.prefix}…  created ${k.created_at.toISOString()}  last used ${k.last_used_at?.toISOString() ?? 'never'}  ${k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active'}`,
             )
             .join('\n')
         : 'No keys.',

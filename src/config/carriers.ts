@@ -2,8 +2,17 @@
 // the file: any `${ENV_NAME}` inside a string value is replaced from the environment. Every
 // field is validated and every problem is reported at once, each naming the entry and field.
 
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import {
+  type AdapterName,
+  type CarrierProtocol,
+  PROTOCOL_KEYS,
+  SUPPORTED_ADAPTERS,
+  show,
+  validateProtocol,
+} from './carrier-protocol.ts';
 
 /** How a carrier connection authenticates (carriers/auth.ts implements each kind). */
 export type AuthConfig =
@@ -16,13 +25,26 @@ export type AuthConfig =
       scope?: string;
       /** Extra static headers sent with every API request (e.g. Maersk's Consumer-Key). */
       headers?: Record<string, string>;
+    }
+  | {
+      /** OAuth2 client credentials with a signed client assertion (RFC 7523 private_key_jwt). */
+      type: 'oauth2_private_key_jwt';
+      token_url: string;
+      client_id: string;
+      /** The private key (PEM), read from private_key_file when the config is loaded. */
+      private_key: string;
+      /** `kid` of the key as registered on the carrier's portal. */
+      key_id?: string;
+      /** The assertion's `aud` (default: token_url). */
+      audience?: string;
+      scope?: string;
+      headers?: Record<string, string>;
     };
 
 /** The number types a connection may be asked for (the engine's NumberType). */
 export type NumberType = 'bill_of_lading' | 'booking_number' | 'container';
 
-export const SUPPORTED_ADAPTERS = ['dcsa-tnt-v2'] as const;
-export type AdapterName = (typeof SUPPORTED_ADAPTERS)[number];
+export { type AdapterName, SUPPORTED_ADAPTERS } from './carrier-protocol.ts';
 
 export interface CarrierConfigEntry {
   scac: string;
@@ -32,6 +54,8 @@ export interface CarrierConfigEntry {
   requests_per_minute: number;
   number_types: NumberType[];
   timeout_ms?: number;
+  /** How this carrier differs from the standard; absent: the standard's (PROTOCOL_DEFAULTS). */
+  protocol?: CarrierProtocol;
 }
 
 export class CarrierConfigError extends Error {
@@ -61,9 +85,21 @@ const ENTRY_KEYS = [
   'requests_per_minute',
   'number_types',
   'timeout_ms',
+  ...PROTOCOL_KEYS,
 ];
 const HEADERS_KEYS = ['type', 'headers'];
 const OAUTH_KEYS = ['type', 'token_url', 'client_id', 'client_secret', 'scope', 'headers'];
+const JWT_KEYS = [
+  'type',
+  'token_url',
+  'client_id',
+  'private_key_file',
+  'key_id',
+  'audience',
+  'scope',
+  'headers',
+];
+const AUTH_TYPES = '"headers", "oauth2_client_credentials" or "oauth2_private_key_jwt"';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MAX_TIMEOUT_MS = 300_000;
@@ -155,11 +191,6 @@ export function substitute(
   return v;
 }
 
-export const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
-};
-
 export function unknownKeys(o: Record<string, unknown>, allowed: string[], path: string, problems: string[]) {
   for (const k of Object.keys(o)) {
     if (!allowed.includes(k)) problems.push(`${path}.${k}: unknown field (allowed: ${allowed.join(', ')})`);
@@ -224,7 +255,7 @@ function headerMap(
 
 export function validateAuth(v: unknown, path: string, problems: string[]): AuthConfig | null {
   if (!isObject(v)) {
-    problems.push(`${path}: required, an object with a type of "headers" or "oauth2_client_credentials"`);
+    problems.push(`${path}: required, an object with a type of ${AUTH_TYPES}`);
     return null;
   }
   if (v.type === 'headers') {
@@ -249,8 +280,50 @@ export function validateAuth(v: unknown, path: string, problems: string[]): Auth
     if (Object.keys(headers).length > 0) auth.headers = headers;
     return auth;
   }
-  problems.push(`${path}.type: must be "headers" or "oauth2_client_credentials", got ${show(v.type)}`);
+  if (v.type === 'oauth2_private_key_jwt') return validateJwtAuth(v, path, problems);
+  problems.push(`${path}.type: must be ${AUTH_TYPES}, got ${show(v.type)}`);
   return null;
+}
+
+function optionalString(v: unknown, path: string, problems: string[]): string | undefined {
+  if (v === undefined || typeof v === 'string') return v;
+  problems.push(`${path}: must be a string, got ${show(v)}`);
+  return undefined;
+}
+
+/** The key never sits in the config: it is read from its file, and checked to be a private key. */
+function validateJwtAuth(v: Record<string, unknown>, path: string, problems: string[]): AuthConfig | null {
+  unknownKeys(v, JWT_KEYS, path, problems);
+  const token_url = httpUrl(v.token_url, `${path}.token_url`, problems);
+  const client_id = nonEmpty(v.client_id, `${path}.client_id`, problems);
+  const file = nonEmpty(v.private_key_file, `${path}.private_key_file`, problems);
+  let private_key: string | null = null;
+  if (file) {
+    try {
+      private_key = readFileSync(file, 'utf8');
+      const type = createPrivateKey(private_key).asymmetricKeyType;
+      if (type !== 'rsa' && type !== 'ec') {
+        problems.push(`${path}.private_key_file: an RSA or EC private key is needed, got ${type}`);
+        private_key = null;
+      }
+    } catch (err) {
+      // The message names the file, never its content.
+      const why = private_key === null ? (err as NodeJS.ErrnoException).code : 'not a PEM private key';
+      problems.push(`${path}.private_key_file: cannot use ${file}: ${why}`);
+      private_key = null;
+    }
+  }
+  const key_id = optionalString(v.key_id, `${path}.key_id`, problems);
+  const audience = optionalString(v.audience, `${path}.audience`, problems);
+  const scope = optionalString(v.scope, `${path}.scope`, problems);
+  const headers = headerMap(v.headers, `${path}.headers`, problems, false);
+  if (!token_url || !client_id || !private_key || !headers) return null;
+  const auth: AuthConfig = { type: 'oauth2_private_key_jwt', token_url, client_id, private_key };
+  if (key_id !== undefined) auth.key_id = key_id;
+  if (audience !== undefined) auth.audience = audience;
+  if (scope !== undefined) auth.scope = scope;
+  if (Object.keys(headers).length > 0) auth.headers = headers;
+  return auth;
 }
 
 function validateEntry(raw: unknown, label: string, problems: string[]): CarrierConfigEntry | null {
@@ -304,7 +377,11 @@ function validateEntry(raw: unknown, label: string, problems: string[]): Carrier
     );
   }
 
-  if (problems.length > before || !scac || !base_url || !auth) return null;
+  const adapter = raw.adapter as AdapterName;
+  const protocol = SUPPORTED_ADAPTERS.includes(adapter)
+    ? validateProtocol(raw, adapter, label, problems)
+    : null;
+  if (problems.length > before || !scac || !base_url || !auth || !protocol) return null;
   const entry: CarrierConfigEntry = {
     scac,
     adapter: raw.adapter as AdapterName,
@@ -313,6 +390,7 @@ function validateEntry(raw: unknown, label: string, problems: string[]): Carrier
     requests_per_minute: rpm as number,
     number_types: [...(types as NumberType[])],
   };
+  if (PROTOCOL_KEYS.some((k) => raw[k] !== undefined)) entry.protocol = protocol;
   if (timeout !== undefined) entry.timeout_ms = timeout as number;
   return entry;
 }

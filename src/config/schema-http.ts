@@ -26,6 +26,20 @@ export const HTTP_SCHEMA = {
         ? env[name]!.trim()
         : null,
   ),
+  DATABASE_PREPARED_STATEMENTS: oneOf(
+    'auto',
+    ['auto', 'off'],
+    "auto: the hot statements (the read path and the worker's claims, at most 100 of them) are prepared once per connection; off: no prepared statements, for a pooler in transaction mode (PgBouncer) in front of PostgreSQL (docs/deployment.md).",
+  ),
+  DATABASE_LISTEN_URL: custom(
+    'postgres:// URL',
+    '(unset)',
+    "A direct connection to PostgreSQL (not through a pooler in transaction mode) for the change feed's LISTEN, which keeps the response and API key caches fresh. Unset: DATABASE_URL, or with DATABASE_PREPARED_STATEMENTS=off no LISTEN at all, and those caches stay off.",
+    ({ name, env, read }): string | null =>
+      read.url(name, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db', true)
+        ? env[name]!.trim()
+        : null,
+  ),
   DB_POOL_SIZE: custom(
     'integer 1..1000',
     '2 × CPU cores + 1, at least 4',
@@ -39,7 +53,12 @@ export const HTTP_SCHEMA = {
   ),
   EMBEDDED_LOCK_WAIT_MS: integer(
     60_000,
-    'How long a CLI command (or a starting server) waits for the embedded database while a CLI command holds it, or the server is still starting.',
+    'How long a starting server or a CLI command waits, re-checking every 100 ms, for the embedded database while its owner runs but does not answer on its socket (a server still starting or being stopped, a CLI command holding the files); an owner that answers refuses a second server at once, one that is gone or a zombie is taken over at once.',
+    { min: 0 },
+  ),
+  EMBEDDED_IDLE_IN_TRANSACTION_MS: integer(
+    60_000,
+    'How long a client of the embedded database socket (psql, the CLI) may hold the database idle inside a transaction or an unfinished protocol sequence; past it the transaction is rolled back and the client disconnected, so the API and worker never wait longer than this behind a forgotten BEGIN. 0 = no limit.',
     { min: 0 },
   ),
   EMBEDDED_VACUUM_INTERVAL_MS: integer(
@@ -77,6 +96,15 @@ export const HTTP_SCHEMA = {
   BODY_LIMIT_BYTES: integer(102400, 'Largest accepted request body; larger is a 413.', {
     min: 1024,
     max: 50 * 1024 * 1024,
+  }),
+  IMPORT_MAX_ROWS: integer(
+    10_000,
+    'Rows one CSV import (POST /v2/tracking_requests/import) may hold; more is a 413 and nothing is created.',
+    { min: 1, max: 1_000_000 },
+  ),
+  IMPORT_MAX_BYTES: integer(2 * 1024 * 1024, 'Largest CSV body an import accepts; larger is a 413.', {
+    min: 1024,
+    max: 100 * 1024 * 1024,
   }),
   REQUEST_TIMEOUT_MS: integer(
     30_000,

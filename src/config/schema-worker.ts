@@ -53,7 +53,7 @@ export const WORKER_SCHEMA = {
   WORKER_POLL_INTERVAL_MS: integer(1000, 'How often an idle worker looks for due work.', { min: 1 }),
   WORKER_LEASE_MS: integer(
     120_000,
-    "How long a claimed item stays leased; a crashed worker's items are retaken after this.",
+    "How long a claimed item stays leased; a crashed worker's items are retaken after this. A carrier or terminal look-up is aborted at half of it (and when the worker stops) and retried later.",
     { min: 10 },
   ),
   WORKER_CONCURRENCY: integer(16, 'Carrier look-ups in flight per worker process.', { min: 1, max: 1000 }),

@@ -5,12 +5,12 @@
 
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { show } from './carrier-protocol.ts';
 import {
   type AuthConfig,
   CarrierConfigError,
   httpUrl,
   isObject,
-  show,
   substitute,
   unknownKeys,
   validateAuth,

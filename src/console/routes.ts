@@ -1,17 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Asset, asset, loadAssets, loadIndex } from './assets.ts';
 
-/**
- * API routes the console uses only when this server has them (other parts of the API grow in
- * parallel). The page asks /console/capabilities.json once instead of probing, so a missing
- * endpoint never shows up as a failed request in the browser.
- */
-const OPTIONAL_ROUTES = {
-  map_geojson: { method: 'GET', url: '/v2/containers/:id/map_geojson' },
-  search: { method: 'GET', url: '/v2/search' },
-  documents: { method: 'GET', url: '/v2/documents' },
-} as const;
-
 function csp(importMapHash: string): string {
   // Everything comes from this origin: no CDN, fonts or tiles. The one inline script is the
   // import map, allowed by its hash.
@@ -49,7 +38,6 @@ export function consoleRoutes() {
     const index = loadIndex();
     const page = asset(Buffer.from(index.html), 'index.html');
     const policy = csp(index.importMapHash);
-    let capabilities: Asset | undefined;
 
     const opts = { config: { auth: false }, schema: { hide: true } } as const;
     app.get('/', opts, async (request, reply) => {
@@ -58,20 +46,6 @@ export function consoleRoutes() {
         .header('referrer-policy', 'no-referrer')
         .header('x-frame-options', 'DENY');
       return send(request, reply, page);
-    });
-    app.get('/console/capabilities.json', opts, async (request, reply) => {
-      // Computed on first use: by then every route module has been registered.
-      capabilities ??= asset(
-        Buffer.from(
-          JSON.stringify(
-            Object.fromEntries(
-              Object.entries(OPTIONAL_ROUTES).map(([name, route]) => [name, app.hasRoute(route)]),
-            ),
-          ),
-        ),
-        'capabilities.json',
-      );
-      return send(request, reply, capabilities);
     });
     app.get('/console/*', opts, async (request, reply) => {
       const path = request.url.split('?')[0] ?? '';

@@ -8,6 +8,7 @@ import { ListLinks, ListMeta } from '../jsonapi/schemas.ts';
 import {
   createDefinition,
   createOption,
+  definitionResources,
   editDefinition,
   editOption,
   getDefinition,
@@ -24,7 +25,7 @@ import {
   OptionCreateBody,
   OptionPatchBody,
 } from './request-schemas.ts';
-import { DefinitionSchema, OptionSchema, serializeDefinition, serializeOption } from './serializer.ts';
+import { DefinitionSchema, OptionSchema, serializeOption } from './serializer.ts';
 import { DATA_TYPES, type Definition, ENTITY_TYPES, type Option } from './types.ts';
 
 const SelfLinks = Type.Object({ self: Type.String() });
@@ -49,8 +50,8 @@ function oneOf(name: string, raw: string | undefined, allowed: readonly string[]
   return raw;
 }
 
-const defDoc = (d: Definition) => ({
-  data: serializeDefinition(d),
+const defDoc = async (db: Parameters<typeof definitionResources>[0], accountId: string, d: Definition) => ({
+  data: (await definitionResources(db, accountId, [d]))[0]!,
   links: selfLink(`/custom_field_definitions/${d.id}`),
 });
 const optionDoc = (o: Option) => ({
@@ -86,7 +87,7 @@ export const definitionRoutes = routeModule((app, db, ctx) => {
         page,
       );
       return {
-        data: rows.map(serializeDefinition),
+        data: await definitionResources(db, request.accountId, rows),
         links: pageLinks(ctx.baseUrl, '/custom_field_definitions', qs, page, total),
         meta: { size: page.size, total },
       };
@@ -105,7 +106,7 @@ export const definitionRoutes = routeModule((app, db, ctx) => {
     async (request, reply) => {
       const a = bodyOf<Parameters<typeof createDefinition>[2]>(request.body).attributes;
       const def = await createDefinition(db, request.accountId, a);
-      return reply.code(201).send(defDoc(def));
+      return reply.code(201).send(await defDoc(db, request.accountId, def));
     },
   );
   app.get(
@@ -118,7 +119,8 @@ export const definitionRoutes = routeModule((app, db, ctx) => {
         response: { 200: OneDef, ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => defDoc(await getDefinition(db, request.accountId, request.params.id)),
+    async (request) =>
+      defDoc(db, request.accountId, await getDefinition(db, request.accountId, request.params.id)),
   );
   app.patch(
     '/custom_field_definitions/:id',
@@ -134,6 +136,8 @@ export const definitionRoutes = routeModule((app, db, ctx) => {
     },
     async (request) =>
       defDoc(
+        db,
+        request.accountId,
         await editDefinition(
           db,
           request.accountId,

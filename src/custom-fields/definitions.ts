@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { invalidAttribute, notFound } from '../errors.ts';
+import type { Resource } from '../jsonapi/resource.ts';
 import { isUniqueViolation } from '../parties/queries.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
@@ -19,6 +20,7 @@ import {
   updateDefinition,
   updateOption,
 } from './definition-queries.ts';
+import { serializeDefinition } from './serializer.ts';
 import type { Definition, Option } from './types.ts';
 import { checkValue } from './value-check.ts';
 
@@ -89,6 +91,25 @@ export async function getDefinition(db: Kysely<DB>, accountId: string, id: strin
   const def = isUuid(id) ? await findDefinition(db, accountId, id) : undefined;
   if (!def) throw notFound('No custom field definition with this id.');
   return def;
+}
+
+/** The definitions as resources, with their options' ids (one query for all of them). */
+export async function definitionResources(
+  db: Kysely<DB>,
+  accountId: string,
+  defs: Definition[],
+): Promise<Resource[]> {
+  const options = await optionsOf(
+    db,
+    accountId,
+    defs.map((d) => d.id),
+  );
+  return defs.map((d) =>
+    serializeDefinition(d, {
+      accountId,
+      optionIds: options.filter((o) => o.definition_id === d.id).map((o) => o.id),
+    }),
+  );
 }
 
 export function pageOfDefinitions(db: Kysely<DB>, accountId: string, f: DefinitionFilter, page: Page) {

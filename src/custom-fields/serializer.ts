@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../jsonapi/resource.ts';
-import { Nullable, resourceSchema } from '../jsonapi/schemas.ts';
+import { API_PREFIX, iso, many, one, type Resource, selfLink } from '../jsonapi/resource.ts';
+import { Identifier, Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import type { Definition, Option } from './types.ts';
 import { DATA_TYPES, ENTITY_TYPES } from './types.ts';
 import type { ShownValue } from './values.ts';
@@ -22,10 +22,17 @@ export const DefinitionSchema = resourceSchema(
     validation: Type.Unknown({ description: 'object or null' }),
     default_format: Nullable(Type.String()),
     default_value: AnyValue,
+    template_id: Nullable(Type.String({ description: 'Definitions made from a template: none here.' })),
     created_at: Type.String(),
     updated_at: Type.String(),
   }),
-  null,
+  // The live service's relationships (docs/api-notes.md, "Live over document"): the fields (values)
+  // are a list of their own, linked rather than listed.
+  Type.Object({
+    account: RelOne,
+    fields: Type.Object({ links: Type.Object({ related: Type.String() }) }),
+    options: Type.Object({ data: Type.Array(Identifier) }),
+  }),
 );
 
 export const OptionSchema = resourceSchema(
@@ -51,7 +58,13 @@ export const ValueSchema = resourceSchema(
   }),
 );
 
-export function serializeDefinition(d: Definition): Resource {
+/** What a definition's relationships name: its account and its options' ids. */
+export interface DefinitionContext {
+  accountId: string;
+  optionIds: string[];
+}
+
+export function serializeDefinition(d: Definition, ctx: DefinitionContext): Resource {
   return {
     id: d.id,
     type: 'custom_field_definition',
@@ -65,8 +78,14 @@ export function serializeDefinition(d: Definition): Resource {
       validation: d.validation ?? null,
       default_format: d.default_format,
       default_value: d.default_value ?? null,
+      template_id: null,
       created_at: iso(d.created_at),
       updated_at: iso(d.updated_at),
+    },
+    relationships: {
+      account: one('account', ctx.accountId),
+      fields: { links: { related: `${API_PREFIX}/custom_fields?filter%5Bdefinition_id%5D=${d.id}` } },
+      options: many('custom_field_option', ctx.optionIds),
     },
     links: selfLink(`/custom_field_definitions/${d.id}`),
   };

@@ -21,7 +21,13 @@ const CHUNK = 500;
 
 export class BackupError extends Error {}
 
-export async function backup(database: Database, file: string): Promise<{ tables: number; rows: number }> {
+/** What a backup holds and a restore loads, counted alike: rows, and the tables that have any. */
+export interface BackupCount {
+  tables: number;
+  rows: number;
+}
+
+export async function backup(database: Database, file: string): Promise<BackupCount> {
   const tmp = `${file}.${process.pid}.tmp`;
   const raw = createWriteStream(tmp);
   const gz = file.endsWith('.gz') ? createGzip() : null;
@@ -46,9 +52,8 @@ export async function backup(database: Database, file: string): Promise<{ tables
           created_at: new Date().toISOString(),
           migrations: migrations.rows.map((r) => r.version),
         });
-        const tables = await appTables(trx);
-        tableCount = tables.length;
-        for (const table of tables) {
+        for (const table of await appTables(trx)) {
+          let hadRows = false;
           await sql`declare backup_rows no scroll cursor for select row_to_json(t)::text as j from ${sql.table(table)} t`.execute(
             trx,
           );
@@ -57,6 +62,8 @@ export async function backup(database: Database, file: string): Promise<{ tables
               trx,
             );
             if (chunk.rows.length === 0) break;
+            if (!hadRows) tableCount++;
+            hadRows = true;
             rows += chunk.rows.length;
             await write({ table, rows: chunk.rows.map((r) => JSON.parse(r.j)) });
           }
@@ -81,7 +88,7 @@ export async function restore(
   database: Database,
   file: string,
   opts: { force?: boolean } = {},
-): Promise<{ tables: number; rows: number }> {
+): Promise<BackupCount> {
   const input = createReadStream(file);
   const lines = createInterface({
     input: file.endsWith('.gz') ? input.pipe(createGunzip()) : input,

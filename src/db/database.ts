@@ -1,13 +1,14 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { type DatabaseConnection, type Driver, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { createBackoff } from './connection-errors.ts';
-import { Gate } from './gate.ts';
+import { behindGate, Gate } from './gate.ts';
+import { listsAsArrays } from './list-parameters.ts';
 import type { DB } from './schema.ts';
+import { type PreparedStatements, preparing, type Statement, statementNames } from './statement-names.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -18,8 +19,8 @@ export interface Database {
   exec(script: string): Promise<void>;
   /**
    * The first row of one statement, as an array of its columns (undefined: no row), past the query
-   * builder: the hot reads (src/shipments/sql-bodies/) send one prepared statement each. On
-   * PostgreSQL the statement is named, so each connection parses and plans it once.
+   * builder: the hot reads (src/shipments/sql-bodies/) send one prepared statement each. The
+   * statement is named (as statement-names.ts allows), so each session parses and plans it once.
    */
   queryRow(statement: Statement, values: unknown[]): Promise<unknown[] | undefined>;
   /** Every row of one statement, as queryRow answers one (a page answered a row per resource). */
@@ -38,10 +39,7 @@ export interface Database {
 }
 
 /** A statement with a name unique to its text (the name of its prepared statement). */
-export interface Statement {
-  name: string;
-  text: string;
-}
+export type { Statement } from './statement-names.ts';
 
 export interface ListenHandlers {
   onNotify(channel: string, payload: string): void;
@@ -54,15 +52,18 @@ export interface ListenHandlers {
 export type ConnectionLog = Pick<Logger, 'warn' | 'info'>;
 
 /**
- * `namedStatements: false` for servers whose connections share one session (the embedded
- * database's socket: PGlite has one backend, so statement names would collide between clients).
+ * `preparedStatements: 'off'` for servers whose connections share sessions: a pooler in transaction
+ * mode (statement-names.ts), or the embedded database's socket (PGlite has one backend, so statement
+ * names would collide between clients). `listenUrl`: where LISTEN connects (default `url`); null
+ * listens nowhere, and the change feed says it is down (see listenPostgres).
  */
 export async function openPostgres(
   url: string,
   poolSize = 10,
-  opts: { log?: ConnectionLog; namedStatements?: boolean } = {},
+  opts: { log?: ConnectionLog; preparedStatements?: PreparedStatements; listenUrl?: string | null } = {},
 ): Promise<Database> {
   const { log } = opts;
+  const names = statementNames(opts.preparedStatements ?? 'auto');
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -89,12 +90,13 @@ export async function openPostgres(
   // An idle client that breaks: the pool has already dropped it (and logged it above).
   pool.on('error', () => {});
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: opts.namedStatements === false ? pool : preparing(pool) }),
+    dialect: new PostgresDialect({ pool: names.max > 0 ? preparing(pool, names) : pool }),
+    plugins: [listsAsArrays()],
   });
   const queryRows: Database['queryRows'] = async (statement, values) => {
-    const named = opts.namedStatements !== false;
+    const name = names.nameOf(statement);
     const r = await pool.query({
-      ...(named ? { name: statement.name } : {}),
+      ...(name ? { name } : {}),
       text: statement.text,
       values,
       rowMode: 'array',
@@ -120,7 +122,10 @@ export async function openPostgres(
     queryRow: async (statement, values) => (await queryRows(statement, values))[0],
     queryRows,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen: (channels, handlers) => listenPostgres(url, channels, handlers, log),
+    listen: (channels, handlers) => {
+      const listenUrl = opts.listenUrl === undefined ? url : opts.listenUrl;
+      return listenUrl ? listenPostgres(listenUrl, channels, handlers, log) : listenNowhere(handlers, log);
+    },
     close: () => db.destroy(),
   };
 }
@@ -129,6 +134,17 @@ export async function openPostgres(
 function brief(err: unknown): { message: string; code?: string } {
   const e = err as { message?: string; code?: string };
   return { message: String(e?.message ?? err), code: e?.code };
+}
+
+/**
+ * No connection to LISTEN on (behind a pooler in transaction mode, LISTEN lands on a server
+ * connection that goes back to the pool, and its notifications reach nobody): the feed is down for
+ * good, so whatever it keeps fresh (the response and key caches) stays off.
+ */
+async function listenNowhere(handlers: ListenHandlers, log?: ConnectionLog): Promise<() => Promise<void>> {
+  log?.info('change feed off: no direct connection for LISTEN (DATABASE_LISTEN_URL)');
+  handlers.onState(false);
+  return async () => {};
 }
 
 /**
@@ -198,41 +214,6 @@ async function listenPostgres(
   };
 }
 
-/**
- * Sends every parameterised query as a named prepared statement (one name per SQL text, cached by
- * each connection), so PostgreSQL plans the hot queries once per connection instead of on every
- * request. Kysely emits the same text for the same query shape, so the set of names stays small.
- */
-function preparing(pool: pg.Pool): pg.Pool {
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (!name) {
-      name = `k${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-      if (names.size < 5000) names.set(text, name);
-    }
-    return name;
-  };
-  const wrap = (client: pg.PoolClient): pg.PoolClient => {
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    return new Proxy(client, {
-      get(target, prop, receiver) {
-        if (prop !== 'query') return Reflect.get(target, prop, receiver);
-        return (text: unknown, values?: unknown[]) =>
-          typeof text === 'string' && values && values.length > 0
-            ? query({ name: nameOf(text), text, values })
-            : query(text, values);
-      },
-    });
-  };
-  return new Proxy(pool, {
-    get(target, prop, receiver) {
-      if (prop === 'connect') return async () => wrap(await target.connect());
-      return Reflect.get(target, prop, receiver);
-    },
-  });
-}
-
 const PGLITE_SHARED_BUFFERS = '32MB';
 
 /**
@@ -256,24 +237,19 @@ export async function openPglite(
   await pglite.waitReady;
   opts.onPglite?.(pglite);
   const gate = opts.gate ?? new Gate();
-  const dialect = new PGliteDialect({ pglite });
-  // PGlite is one connection. Kysely's PGlite driver hands that connection to every caller at
-  // once, so a query issued while another caller's transaction is open would run inside it.
-  // Serialise access: one holder at a time, exactly like a pool of size one.
-  const serialised = {
-    createAdapter: () => dialect.createAdapter(),
-    createIntrospector: (k: Kysely<unknown>) => dialect.createIntrospector(k),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createDriver: (): Driver => withMutex(dialect.createDriver(), gate),
-  };
-  const db = new Kysely<DB>({ dialect: serialised });
+  const db = new Kysely<DB>({
+    dialect: behindGate(new PGliteDialect({ pglite }), gate),
+    plugins: [listsAsArrays()],
+  });
   const prepared = new Set<string>();
+  const names = statementNames('auto');
   let waiting = 0;
   const queryRows: Database['queryRows'] = async (statement, values) => {
     // Through the gate like every other use of the one session (see withMutex).
     const unlock = await gate.acquire();
     try {
-      return await executePrepared(pglite, prepared, statement, values);
+      if (names.nameOf(statement)) return await executePrepared(pglite, prepared, statement, values);
+      return (await pglite.query<unknown[]>(statement.text, values, { rowMode: 'array' })).rows;
     } finally {
       unlock();
     }
@@ -350,31 +326,6 @@ async function executePrepared(
     prepared.delete(statement.name);
     return run();
   }
-}
-
-function withMutex(driver: Driver, gate: Gate): Driver {
-  let release: (() => void) | undefined;
-  return {
-    init: () => driver.init(),
-    async acquireConnection(): Promise<DatabaseConnection> {
-      const unlock = await gate.acquire();
-      release = unlock;
-      return driver.acquireConnection();
-    },
-    async releaseConnection(conn) {
-      await driver.releaseConnection(conn);
-      const r = release;
-      release = undefined;
-      r?.();
-    },
-    beginTransaction: (c, s) => driver.beginTransaction(c, s),
-    commitTransaction: (c) => driver.commitTransaction(c),
-    rollbackTransaction: (c) => driver.rollbackTransaction(c),
-    savepoint: driver.savepoint?.bind(driver),
-    rollbackToSavepoint: driver.rollbackToSavepoint?.bind(driver),
-    releaseSavepoint: driver.releaseSavepoint?.bind(driver),
-    destroy: () => driver.destroy(),
-  };
 }
 
 export async function openDatabase(opts: {

@@ -8,13 +8,17 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 // One process owns an embedded data directory (PGlite is a single-process database: two
 // processes writing the same files corrupt them). Ownership is a lock file created with O_EXCL
 // in DATA_DIR, holding the owner's pid, its start time (so a reused pid is not mistaken for the
 // owner, e.g. pid 1 in a restarted container) and where it serves the database. A lock whose
-// process is gone (SIGKILL, power loss) is stale and is broken by the next opener.
+// process is gone (SIGKILL, power loss) is stale and is broken by the next opener. A process killed
+// a moment ago may still be listed in /proc as a zombie (state Z) or as exiting (X): after SIGKILL
+// of a process holding a large WebAssembly memory that lasts about 2 s, until its parent reaps it.
+// It runs no more code and holds no file, so it counts as gone, and a supervisor restarting at
+// once is not refused.
 
 export const LOCK_FILE = 'tracker.lock';
 const BREAK_FILE = 'tracker.lock.break';
@@ -33,24 +37,43 @@ export type LockResult =
   | { acquired: true; release: () => void; update: (info: LockInfo) => void }
   | { acquired: false; owner: LockInfo };
 
-export function processStartTime(pid: number): string | null {
+/** Fields 3 onwards of /proc/<pid>/stat (state first); null where unknown (no /proc, no process). */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 (comm) may contain spaces and parentheses: count fields after the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
 }
 
-/** Whether the process that wrote `info` still runs (not merely a process with the same pid). */
-export function ownerAlive(info: LockInfo): boolean {
-  if (info.pid === process.pid) return false;
+export function processStartTime(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
+}
+
+/** The kernel's one-letter state of `pid` (R, S, D, Z, X…); null where unknown. */
+export function processState(pid: number): string | null {
+  return statFields(pid)?.[0] ?? null;
+}
+
+/** Data directories whose lock this process holds: its own pid in their lock file is itself. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether the process that wrote `dataDir`'s lock `info` still runs (not merely a process with
+ * the same pid, nor a zombie). This process's own pid is alive where it holds the lock, and stale
+ * elsewhere (a previous process with the same pid, e.g. pid 1 in a restarted container).
+ */
+export function ownerAlive(info: LockInfo, dataDir: string): boolean {
+  if (info.pid === process.pid) return heldHere.has(resolve(dataDir));
   try {
     process.kill(info.pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = processState(info.pid);
+  if (state === 'Z' || state === 'X' || state === 'x') return false;
   const now = processStartTime(info.pid);
   return info.startTime === null || now === null || now === info.startTime;
 }
@@ -102,7 +125,7 @@ export function tryLock(dataDir: string, role: LockInfo['role']): LockResult {
     if (createExclusive(path, JSON.stringify(mine))) return held(dataDir, mine);
     const owner = readLock(dataDir);
     // An unreadable lock is being written right now (or was cut short by a crash): look again.
-    if (owner && ownerAlive(owner)) return { acquired: false, owner };
+    if (owner && ownerAlive(owner, dataDir)) return { acquired: false, owner };
     if (!owner && attempt < 5) {
       sleepSync(20);
       continue;
@@ -132,6 +155,7 @@ function breakStale(dataDir: string, seen: LockInfo | null): void {
 function held(dataDir: string, mine: LockInfo): LockResult & { acquired: true } {
   const path = join(dataDir, LOCK_FILE);
   let released = false;
+  heldHere.add(resolve(dataDir));
   // A process that exits without closing (process.exit in a CLI command) leaves no lock behind.
   const onExit = () => result.release();
   process.once('exit', onExit);
@@ -146,6 +170,7 @@ function held(dataDir: string, mine: LockInfo): LockResult & { acquired: true } 
     release() {
       if (released) return;
       released = true;
+      heldHere.delete(resolve(dataDir));
       process.off('exit', onExit);
       const now = readLock(dataDir);
       if (now?.pid === mine.pid) unlinkQuiet(path);

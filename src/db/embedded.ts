@@ -10,23 +10,41 @@ import { Gate } from './gate.ts';
 
 // The embedded database has one owner process (see embedded-lock.ts):
 //   - the server takes the lock, opens the files and serves them on a loopback port recorded in
-//     the lock file; a second server start is refused at once, naming the owner;
+//     the lock file; a second server start is refused at once when the owner answers there;
 //   - a CLI command connects to the running server through that port with the PostgreSQL driver;
-//     with no server, it takes the lock and opens the files itself (another CLI command waits
-//     for it, bounded by EMBEDDED_LOCK_WAIT_MS).
+//     with no server, it takes the lock and opens the files itself;
+//   - an owner that runs but does not answer (a server still starting, a CLI command holding the
+//     files, a process hung or being killed) is waited for, re-checking, up to
+//     EMBEDDED_LOCK_WAIT_MS: a supervisor restarting a killed server at once is not refused.
+
+/** Why the directory could not be had: its owner answers, or it ran without answering until the wait ended. */
+export type OwnedCase =
+  | { kind: 'answering' }
+  | { kind: 'not_answering'; waitedMs: number }
+  | { kind: 'this_process' };
 
 export class EmbeddedOwnedError extends Error {
   readonly dataDir: string;
   readonly owner: LockInfo;
-  constructor(dataDir: string, owner: LockInfo) {
+  readonly case: OwnedCase;
+  constructor(dataDir: string, owner: LockInfo, why: OwnedCase) {
+    const who = `process ${owner.pid} (${owner.role}, since ${owner.since})`;
+    const where = owner.socket ? `${owner.socket.host}:${owner.socket.port}` : 'its socket (not opened yet)';
     super(
-      `The embedded database in ${dataDir} is in use by process ${owner.pid} (${owner.role}, since ${owner.since}). ` +
-        'Only one server may open a data directory: stop that process first, or use its database through ' +
-        '`npm run cli -- db url`. (If no such process runs, the lock is stale and is broken automatically on the next start.)',
+      why.kind === 'answering'
+        ? `The embedded database in ${dataDir} is in use by ${who}, which serves it on ${where}. ` +
+            'Only one server may open a data directory: stop that process first, or use its database through ' +
+            '`npm run cli -- db url`.'
+        : why.kind === 'this_process'
+          ? `The embedded database in ${dataDir} is already open in this process (${who}); use that one.`
+          : `The embedded database in ${dataDir} is held by ${who}, which is running but did not answer on ${where} ` +
+            `within ${why.waitedMs} ms (EMBEDDED_LOCK_WAIT_MS). If it hangs, stop it; if it is still starting or a ` +
+            'CLI command is using the files, try again when it is done.',
     );
     this.name = 'EmbeddedOwnedError';
     this.dataDir = dataDir;
     this.owner = owner;
+    this.case = why;
   }
 }
 
@@ -54,6 +72,8 @@ export interface EmbeddedOptions {
   waitMs?: number;
   /** Server role: how often to vacuum every table (PGlite runs no autovacuum); 0 = never. */
   vacuumIntervalMs?: number;
+  /** Server role: how long a socket client may hold the database idle in a transaction; 0 = no limit. */
+  idleInTransactionMs?: number;
   log?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -70,35 +90,61 @@ export function socketUrl(socket: { host: string; port: number }): string {
 
 export async function openEmbedded(opts: EmbeddedOptions): Promise<EmbeddedDatabase> {
   mkdirSync(opts.dataDir, { recursive: true });
-  const deadline = Date.now() + (opts.waitMs ?? 60_000);
+  const claim = await claimDataDir(opts);
+  if ('socket' in claim) {
+    const url = socketUrl(claim.socket);
+    // Two connections: enough for a CLI command, few enough to leave the owner's session free.
+    return { ...(await openPostgres(url, 2, { preparedStatements: 'off' })), url, pglite: null };
+  }
+  try {
+    return await own(opts, claim.lock);
+  } catch (err) {
+    claim.lock.release();
+    throw err;
+  }
+}
+
+type HeldLock = Extract<ReturnType<typeof tryLock>, { acquired: true }>;
+
+/**
+ * Takes the data directory's lock, or (CLI) finds the live server to connect to. A live owner
+ * answering on its socket refuses a server at once; one that does not answer is re-checked every
+ * 100 ms until it answers, goes away or EMBEDDED_LOCK_WAIT_MS has passed.
+ */
+export async function claimDataDir(
+  opts: Pick<EmbeddedOptions, 'dataDir' | 'role' | 'waitMs' | 'log'>,
+): Promise<{ lock: HeldLock } | { socket: { host: string; port: number } }> {
+  const started = Date.now();
+  const deadline = started + (opts.waitMs ?? 60_000);
+  let told = false;
   for (;;) {
     const lock = tryLock(opts.dataDir, opts.role);
-    if (lock.acquired) {
-      try {
-        return await own(opts, lock);
-      } catch (err) {
-        lock.release();
-        throw err;
-      }
+    if (lock.acquired) return { lock };
+    const { owner } = lock;
+    if (owner.socket && (await answers(owner.socket))) {
+      if (opts.role === 'cli') return { socket: owner.socket };
+      throw new EmbeddedOwnedError(opts.dataDir, owner, { kind: 'answering' });
     }
-    // Another server: refuse at once. A CLI command holding the files is waited for (bounded).
-    if (opts.role === 'server' && lock.owner.role === 'server')
-      throw new EmbeddedOwnedError(opts.dataDir, lock.owner);
-    const { socket } = lock.owner;
-    if (opts.role === 'cli' && socket && (await answers(socket))) {
-      const url = socketUrl(socket);
-      // Two connections: enough for a CLI command, few enough to leave the owner's session free.
-      return { ...(await openPostgres(url, 2, { namedStatements: false })), url, pglite: null };
+    // Waiting for itself would only run out the clock.
+    if (owner.pid === process.pid)
+      throw new EmbeddedOwnedError(opts.dataDir, owner, { kind: 'this_process' });
+    if (Date.now() >= deadline)
+      throw new EmbeddedOwnedError(opts.dataDir, owner, {
+        kind: 'not_answering',
+        waitedMs: Date.now() - started,
+      });
+    if (!told) {
+      told = true;
+      opts.log?.warn(
+        { owner: owner.pid, role: owner.role, waitMs: opts.waitMs },
+        'the embedded database is held by a running process that does not answer on its socket; waiting for it',
+      );
     }
-    if (Date.now() >= deadline) throw new EmbeddedOwnedError(opts.dataDir, lock.owner);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-async function own(
-  opts: EmbeddedOptions,
-  lock: Extract<ReturnType<typeof tryLock>, { acquired: true }>,
-): Promise<EmbeddedDatabase> {
+async function own(opts: EmbeddedOptions, lock: HeldLock): Promise<EmbeddedDatabase> {
   const gate = new Gate();
   let pglite!: PGlite;
   let database: Database;
@@ -122,6 +168,8 @@ async function own(
         gate,
         host: '127.0.0.1',
         port: opts.port ?? 0,
+        idleInTransactionMs: opts.idleInTransactionMs ?? 0,
+        log: opts.log,
         onNotify: (channel, payload) => {
           for (const l of listeners) l.onNotify(channel, payload);
         },
@@ -170,8 +218,12 @@ async function own(
   };
 }
 
-/** Whether something accepts connections on the recorded socket (a dead owner's port does not). */
-function answers(socket: { host: string; port: number }, timeoutMs = 1000): Promise<boolean> {
+/**
+ * Whether a PostgreSQL server answers on the recorded socket: an SSLRequest is answered with one
+ * byte, 'N' or 'S', without a session (the embedded server answers it even while a client holds
+ * the database). A dead owner's port refuses; a port another program took answers otherwise.
+ */
+export function answers(socket: { host: string; port: number }, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect({ host: socket.host, port: socket.port });
     const done = (ok: boolean) => {
@@ -179,14 +231,21 @@ function answers(socket: { host: string; port: number }, timeoutMs = 1000): Prom
       resolve(ok);
     };
     s.setTimeout(timeoutMs, () => done(false));
-    s.once('connect', () => done(true));
+    s.once('connect', () => {
+      const request = Buffer.alloc(8);
+      request.writeInt32BE(8, 0);
+      request.writeInt32BE(80877103, 4);
+      s.write(request);
+    });
+    s.once('data', (d) => done(d[0] === 0x4e || d[0] === 0x53));
     s.once('error', () => done(false));
+    s.once('close', () => done(false));
   });
 }
 
 /** The running owner's URL, from DATA_DIR alone; null when no live server serves it. */
 export async function runningServerUrl(dataDir: string): Promise<string | null> {
   const owner = readLock(dataDir);
-  if (!owner?.socket || !ownerAlive(owner)) return null;
+  if (!owner?.socket || !ownerAlive(owner, dataDir)) return null;
   return (await answers(owner.socket)) ? socketUrl(owner.socket) : null;
 }

@@ -1,10 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { LeaseLost } from '../worker/leases.ts';
+import { hot } from '../db/statement-names.ts';
+import { type LeasedTable, leaseTo, UNLEASED } from '../worker/leases.ts';
 
-// Document work is claimed like tracking requests and refreshes: rows due by next_process_at,
-// leased with FOR UPDATE SKIP LOCKED, so any number of workers share it and a crashed worker's
-// documents are taken again when their lease expires.
+// Document work is a queue of the worker's (worker/leases.ts, worker/queues.ts): rows due by
+// next_process_at, leased with FOR UPDATE SKIP LOCKED, so any number of workers share it, one
+// worker works a document at a time, and a crashed worker's documents are taken again when their
+// lease expires.
+
+export const DOCUMENTS: LeasedTable = 'documents';
 
 export type DocumentAction = 'process' | 'reextract' | 'reclassify' | 'relink' | 'rotate';
 
@@ -29,14 +33,14 @@ export async function claimDueDocuments(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedDocument[]> {
-  const r = await sql<ClaimedDocument>`
+  const r = await sql<ClaimedDocument>`${hot('claim_due_documents')}
     update documents d
-       set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
+       set ${leaseTo(owner, leaseMs)},
            extraction_status = case when d.pending_action = 'relink' then d.extraction_status else 'processing' end
      where d.id in (
        select id from documents
         where next_process_at <= now()
-          and (lease_expires_at is null or lease_expires_at < now())
+          and ${UNLEASED}
         order by next_process_at
         limit ${limit}
         for update skip locked)
@@ -44,13 +48,6 @@ export async function claimDueDocuments(
               d.storage_key, d.file_content_type, d.extracted_text, d.document_type, d.document_type_manual,
               d.last_representation_id, d.attempt_count, now() as claimed_at`.execute(db);
   return r.rows;
-}
-
-/** Locks the claimed row in the transaction that applies the result; the lease must still be ours. */
-export async function lockDocumentLease(tx: Kysely<DB>, id: string, owner: string): Promise<void> {
-  const r = await sql<{ id: string }>`
-    select id from documents where id = ${id} and lease_owner = ${owner} for update`.execute(tx);
-  if (r.rows.length === 0) throw new LeaseLost(`lease on document ${id} lost`);
 }
 
 /** Ends a run: clears the lease, and the queued action unless another was queued meanwhile. */

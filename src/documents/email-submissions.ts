@@ -1,29 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { byIds } from '../db/by-ids.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, EmailSubmissionsTable } from '../db/schema.ts';
 import { iso, many, one, type Resource } from '../jsonapi/resource.ts';
 
 // E-mails received on an account's inbound address: the record of each, linked both ways to the
 // documents made from its attachments.
 
-export interface EmailSubmissionRow {
-  id: string;
-  account_id: string;
-  subject: string | null;
-  body: string | null;
-  from_addresses: string[];
-  to_addresses: string[];
-  cc_addresses: string[];
-  message_id: string | null;
-  in_reply_to: string | null;
-  reference_ids: string[];
-  content_type: string | null;
-  sent_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  document_ids: string[];
-}
+/** An e-mail as COLUMNS reads it: its table's columns (src/db/schema.ts) and its documents. */
+export type EmailSubmissionRow = Selectable<EmailSubmissionsTable> & { document_ids: string[] };
 
 const COLUMNS = sql`e.id, e.account_id, e.subject, e.body, e.from_addresses, e.to_addresses, e.cc_addresses,
   e.message_id, e.in_reply_to, e.reference_ids, e.content_type, e.sent_at, e.created_at, e.updated_at,

@@ -3,14 +3,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
-import { type ClaimedDocument, finishSql, lockDocumentLease } from './claims.ts';
+import { lockLease } from '../worker/leases.ts';
+import { type ClaimedDocument, DOCUMENTS, finishSql } from './claims.ts';
 import { classify, type DocumentType, isDocumentType } from './extract/classify.ts';
 import type { Line } from './extract/layout.ts';
 import { represent } from './extract/represent.ts';
+import type { FileStorage } from './file-storage.ts';
 import { autoTrack, relinkDocument } from './link.ts';
 import { UnreadableFile } from './read/unreadable.ts';
 import { insertRepresentation } from './representations.ts';
-import { type FileStorage, newStorageKey } from './storage.ts';
+import { newStorageKey } from './storage.ts';
 
 // The readers (unpdf, sharp, tesseract.js) are loaded on the first document, not at start: an API
 // process, or a worker that never sees a document, keeps their memory.
@@ -114,7 +116,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
   let trackingCreated = false;
   let announced = false;
   await db.transaction().execute(async (tx) => {
-    await lockDocumentLease(tx, doc.id, deps.owner);
+    await lockLease(tx, DOCUMENTS, doc.id, deps.owner);
     let repId: string | null = null;
     if (extract) repId = await insertRepresentation(tx, doc.account_id, doc.id, rep);
     await sql`update documents set
@@ -154,7 +156,7 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
 async function fail(deps: DocumentDeps, doc: ClaimedDocument, reason: string, detail: string): Promise<void> {
   deps.log.info({ document: doc.id, reason, detail }, 'document extraction failed');
   await deps.db.transaction().execute(async (tx) => {
-    await lockDocumentLease(tx, doc.id, deps.owner);
+    await lockLease(tx, DOCUMENTS, doc.id, deps.owner);
     await sql`update documents set extraction_status = 'failed', extraction_failed_reason = ${reason},
         classification_notes = coalesce(classification_notes, ${detail.slice(0, 500)}),
         ${finishSql(doc.claimed_at)}

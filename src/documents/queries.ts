@@ -1,34 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { byId, byIds } from '../db/by-ids.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, DocumentsTable } from '../db/schema.ts';
 
 // SQL of documents, their representations and links. Rows stay here; services get plain objects.
 
-export interface DocumentRow {
-  id: string;
-  account_id: string;
-  name: string;
-  file_name: string;
-  file_content_type: string;
-  file_size_bytes: string | number;
-  sha256: string;
-  storage_key: string;
-  source: string;
-  email_submission_id: string | null;
-  document_type: string;
-  document_type_manual: string | null;
-  classification_notes: string | null;
-  extraction_status: string;
-  extraction_failed_reason: string | null;
-  extracted_data_manual: unknown;
-  last_representation_id: string | null;
-  tracking_request_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  shipment_ids: string[];
-  container_ids: string[];
-}
+/** A document as COLUMNS reads it: its table's columns (src/db/schema.ts) and its links. */
+export type DocumentRow = Pick<
+  Selectable<DocumentsTable>,
+  | 'id'
+  | 'account_id'
+  | 'name'
+  | 'file_name'
+  | 'file_content_type'
+  | 'file_size_bytes'
+  | 'sha256'
+  | 'storage_key'
+  | 'source'
+  | 'email_submission_id'
+  | 'document_type'
+  | 'document_type_manual'
+  | 'classification_notes'
+  | 'extraction_status'
+  | 'extraction_failed_reason'
+  | 'extracted_data_manual'
+  | 'last_representation_id'
+  | 'tracking_request_id'
+  | 'created_at'
+  | 'updated_at'
+> & { shipment_ids: string[]; container_ids: string[] };
 
 const COLUMNS = sql`d.id, d.account_id, d.name, d.file_name, d.file_content_type, d.file_size_bytes, d.sha256,
   d.storage_key, d.source, d.email_submission_id, d.document_type, d.document_type_manual,
@@ -79,9 +79,12 @@ export async function findBySha(
   accountId: string,
   sha256: string,
 ): Promise<{ id: string; name: string } | undefined> {
-  const r = await sql<{ id: string; name: string }>`
-    select id, name from documents where account_id = ${accountId} and sha256 = ${sha256}`.execute(db);
-  return r.rows[0];
+  return db
+    .selectFrom('documents')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
 }
 
 export const findDocument = byId<DocumentRow>(async (db, accountId, id) => {
@@ -136,9 +139,13 @@ export const documentsOfSubmissions = byIds<DocumentRow>(async (db, accountId, i
 
 /** Deletes the record; answers its storage key so the caller removes the file. */
 export async function deleteDocument(db: Kysely<DB>, accountId: string, id: string): Promise<string | null> {
-  const r = await sql<{ storage_key: string }>`
-    delete from documents where account_id = ${accountId} and id = ${id} returning storage_key`.execute(db);
-  return r.rows[0]?.storage_key ?? null;
+  const r = await db
+    .deleteFrom('documents')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning('storage_key')
+    .executeTakeFirst();
+  return r?.storage_key ?? null;
 }
 
 export async function updateManual(

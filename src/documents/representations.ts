@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { byIds } from '../db/by-ids.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, DocumentRepresentationsTable } from '../db/schema.ts';
 
-export interface RepresentationRow {
-  id: string;
-  document_id: string;
-  schema_version: string;
-  payload: Record<string, unknown>;
-  field_confidence: Record<string, number>;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A representation as read: its columns (src/db/schema.ts), with the shapes its JSON holds. */
+export type RepresentationRow = Omit<
+  Selectable<DocumentRepresentationsTable>,
+  'account_id' | 'payload' | 'field_confidence'
+> & { payload: Record<string, unknown>; field_confidence: Record<string, number> };
 
 export async function insertRepresentation(
   db: Kysely<DB>,

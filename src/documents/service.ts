@@ -2,9 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ApiError, invalidAttribute } from '../errors.ts';
+import type { FileStorage } from './file-storage.ts';
 import { CONTENT_TYPES, detectFileKind } from './file-type.ts';
 import { type DocumentRow, DuplicateDocument, findBySha, insertDocument } from './queries.ts';
-import { type FileStorage, newStorageKey } from './storage.ts';
+import { newStorageKey } from './storage.ts';
 
 // Creating documents from bytes, whichever way they came (multipart, direct upload, e-mail):
 // type from the bytes, size limit, duplicate rule, file stored before the row that names it.
@@ -117,22 +118,12 @@ export async function createBlob(
   return id;
 }
 
-interface BlobRow {
-  id: string;
-  account_id: string;
-  filename: string;
-  byte_size: string;
-  checksum: string;
-  storage_key: string | null;
-  sha256: string | null;
-  uploaded_at: Date | null;
-}
-
-async function findBlob(db: Kysely<DB>, id: string): Promise<BlobRow | undefined> {
-  const r =
-    await sql<BlobRow>`select id, account_id, filename, byte_size, checksum, storage_key, sha256, uploaded_at
-    from document_blobs where id = ${id}`.execute(db);
-  return r.rows[0];
+function findBlob(db: Kysely<DB>, id: string) {
+  return db
+    .selectFrom('document_blobs')
+    .select(['id', 'account_id', 'filename', 'byte_size', 'checksum', 'storage_key', 'sha256', 'uploaded_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The PUT of a direct upload: size and MD5 must be what the blob declared. */

@@ -2,16 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.ts';
+import type { FileStorage } from './file-storage.ts';
 import { createS3Storage } from './s3.ts';
 
 // Where document files live. Files are written once under a key and never changed in place (a
 // rotation writes a new key), so any process that has the key reads the same bytes.
-
-export interface FileStorage {
-  put(key: string, bytes: Uint8Array): Promise<void>;
-  get(key: string): Promise<Buffer>;
-  delete(key: string): Promise<void>;
-}
 
 /** A new storage key: account folder, then a random name (never the user's file name). */
 export function newStorageKey(accountId: string): string {

@@ -1,13 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { terminalBySmdg } from '../reference/data.ts';
-import { stopShipmentTracking } from '../shipments/queries.ts';
 import type { CarrierRecord } from './carrier.ts';
 import type { EngineDeps } from './deps.ts';
 import { diff, type Plan, type Resolve, type StoredState, snapshotFacts } from './diff.ts';
 import { nextRefreshAt, type ShipmentTimeline, stopReason } from './lifecycle.ts';
+import { stopShipmentTracking } from './line-tracking.ts';
 import { emptySnapshot } from './normalize.ts';
-import { applyPlan, loadStoredState, storeRawEvents } from './store.ts';
+import { storeRawEvents } from './raw-events.ts';
+import { applyPlan, loadStoredState } from './store.ts';
 import type { NormalizedSnapshot } from './types.ts';
 
 // Writing a normalized snapshot over a shipment's stored state, inside the caller's transaction:

@@ -22,11 +22,22 @@ export type LookupResult =
   | { kind: 'temporary_failure'; reason: TemporaryFailure; detail: string; retryAfterMs?: number }
   | { kind: 'permanent_failure'; reason: PermanentFailure; detail: string };
 
+/** What else is known about the number looked up, for carriers that want two references at once. */
+export interface LookupContext {
+  /** The request's (or shipment's) ref_numbers: the container numbers among them count. */
+  references: readonly string[];
+}
+
 export interface CarrierAdapter {
   /** SCAC this connection serves. */
   readonly scac: string;
   /** Number types this connection can look up. */
   readonly numberTypes: readonly NumberType[];
   /** Look a number up at the carrier. Must never throw: every problem is a LookupResult. */
-  lookup(numberType: NumberType, number: string, signal?: AbortSignal): Promise<LookupResult>;
+  lookup(
+    numberType: NumberType,
+    number: string,
+    signal?: AbortSignal,
+    context?: LookupContext,
+  ): Promise<LookupResult>;
 }

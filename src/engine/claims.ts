@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { hot } from '../db/statement-names.ts';
 import { leaseTo, UNLEASED } from '../worker/leases.ts';
 
 // The engine's two queues, claimed with FOR UPDATE SKIP LOCKED and a lease (see worker/leases.ts):
@@ -25,7 +26,7 @@ export async function claimDueRequests(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedRequest[]> {
-  const r = await sql<ClaimedRequest>`
+  const r = await sql<ClaimedRequest>`${hot('claim_due_requests')}
     update tracking_requests t
        set ${leaseTo(owner, leaseMs)}
      where t.id in (
@@ -48,6 +49,8 @@ export interface ClaimedShipment {
   request_type: 'bill_of_lading' | 'booking_number' | 'container';
   normalized_number: string;
   refresh_failures: number;
+  /** The shipment's ref_numbers (container numbers among them go to carriers that want both). */
+  ref_numbers: string[];
   /**
    * What an unchanged refresh needs, read by the claim itself so that it costs no query of its
    * own (process.ts refreshUnchanged): the fingerprint of the answer the stored state was built
@@ -72,7 +75,7 @@ export async function claimDueShipments(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedShipment[]> {
-  const r = await sql<ClaimedShipment>`
+  const r = await sql<ClaimedShipment>`${hot('claim_due_shipments')}
     update shipments s
        set ${leaseTo(owner, leaseMs)}
      where s.id in (
@@ -83,7 +86,7 @@ export async function claimDueShipments(
         order by next_refresh_at
         limit ${limit}
         for update skip locked)
-    returning s.id, s.account_id, s.scac, s.request_type, s.normalized_number, s.refresh_failures,
+    returning s.id, s.account_id, s.scac, s.request_type, s.normalized_number, s.refresh_failures, s.ref_numbers,
               s.engine_fingerprint, s.xmin::text as row_version, s.pod_eta_at, s.pod_ata_at,
               s.last_changed_at,
               case when s.engine_fingerprint is null then '[]'::json else coalesce(

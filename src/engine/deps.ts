@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/schema.ts';
 import type { CarrierAdapter } from './carrier.ts';
+import type { AbortCause } from './lease-bound.ts';
 import type { TerminalDirectory } from './terminal.ts';
 
 /** What one engine worker runs with (start.ts builds it; tests build their own). */
@@ -20,4 +21,8 @@ export interface EngineDeps {
   onDomainEvents?: () => void;
   /** Metrics hook for carrier calls. */
   onCarrierCall?: (scac: string, outcome: string, seconds: number) => void;
+  /** Aborts every look-up in flight: the worker is stopping. */
+  shutdown?: AbortSignal;
+  /** Metrics hook: a look-up cut short at half its lease or by shutdown (lease-bound.ts). */
+  onLookupAborted?: (kind: 'carrier' | 'terminal', cause: AbortCause) => void;
 }

@@ -72,7 +72,8 @@ export interface DomainEventPlan {
     | { kind: 'transport_event'; key: string }
     | { kind: 'estimated_event'; index: number }
     | { kind: 'container' }
-    | { kind: 'container_event' };
+    | { kind: 'container_event' }
+    | { kind: 'shipment' };
   changeset?: Record<string, Change>;
 }
 
@@ -311,6 +312,8 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
         event: 'container.transport.estimated.arrived_at_inland_destination',
         container_number: c.number,
         reference: { kind: 'estimated_event', index: plan.estimates.length - 1 },
+        // container.updated leaves the inland ETA to this event: its change is kept here.
+        changeset: { ind_eta_at: [old.facts.ind_eta_at, now] },
       });
     }
     for (const u of plan.containerUpdates) {
@@ -324,6 +327,17 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
         });
       }
     }
+  }
+
+  const shipmentChanges = shipmentChangeset(stored.shipment, plan.shipment);
+  if (!initial && shipmentChanges) {
+    // No webhook event: the shipment's changes, kept for its change history (src/changes/).
+    plan.domainEvents.push({
+      event: 'shipment.changed',
+      container_number: null,
+      reference: { kind: 'shipment' },
+      changeset: shipmentChanges,
+    });
   }
 
   plan.changed =
@@ -344,4 +358,19 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
 function erasable(field: string, invalidated: boolean, podChanged: boolean): boolean {
   if (field === 'pod_terminal_id') return podChanged;
   return invalidated && (ACTUAL_CONTAINER_FIELDS.has(field) || ACTUAL_SHIPMENT_FIELDS.has(field));
+}
+
+/** The shipment's changes as [before, after] by served attribute name (the vessel as its name and IMO). */
+function shipmentChangeset(was: ShipmentFacts, patch: Partial<ShipmentFacts>): Record<string, Change> | null {
+  const out: Record<string, Change> = {};
+  for (const [k, now] of Object.entries(patch)) {
+    if (k !== 'pod_vessel') {
+      out[k] = [was[k as keyof ShipmentFacts], now];
+      continue;
+    }
+    const [a, b] = [was.pod_vessel, now as VesselRef | null];
+    if ((a?.name ?? null) !== (b?.name ?? null)) out.pod_vessel_name = [a?.name ?? null, b?.name ?? null];
+    if ((a?.imo ?? null) !== (b?.imo ?? null)) out.pod_vessel_imo = [a?.imo ?? null, b?.imo ?? null];
+  }
+  return Object.keys(out).length ? out : null;
 }

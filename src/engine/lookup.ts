@@ -1,6 +1,7 @@
 import { zoneOfLocode } from '../reference/data.ts';
-import type { CarrierRecord, LookupResult, NumberType } from './carrier.ts';
+import type { CarrierRecord, LookupContext, LookupResult, NumberType } from './carrier.ts';
 import type { EngineDeps } from './deps.ts';
+import { leaseBound, untilAborted } from './lease-bound.ts';
 import { normalize } from './normalize.ts';
 import type { NormalizedSnapshot } from './types.ts';
 
@@ -11,6 +12,7 @@ export async function lookup(
   scac: string,
   type: NumberType,
   number: string,
+  context?: LookupContext,
 ): Promise<LookupResult> {
   const adapter = deps.carriers.get(scac);
   if (!adapter) {
@@ -28,12 +30,30 @@ export async function lookup(
     };
   }
   const started = performance.now();
+  const bound = leaseBound(deps.config.worker.leaseMs, deps.shutdown);
+  let cut: ReturnType<typeof bound.cause> = null;
+  // Cut short, the look-up is a transient failure retried later, never "not found".
+  const aborted = (): LookupResult => {
+    cut = bound.cause() ?? 'lease';
+    return {
+      kind: 'temporary_failure',
+      reason: 'shipping_line_unreachable',
+      detail:
+        cut === 'shutdown'
+          ? 'lookup aborted: the worker is stopping'
+          : 'lookup aborted: no answer within half the lease',
+    };
+  };
   let result: LookupResult;
   try {
-    result = await adapter.lookup(type, number);
+    result = await untilAborted(adapter.lookup(type, number, bound.signal, context), bound.signal, aborted);
   } catch (err) {
     deps.log.error({ err, scac }, 'carrier adapter threw');
     result = { kind: 'temporary_failure', reason: 'internal_processing_error', detail: 'adapter error' };
+  }
+  if (cut) {
+    deps.log.warn({ scac, cause: cut, number }, 'carrier lookup aborted; retried later');
+    deps.onLookupAborted?.('carrier', cut);
   }
   deps.onCarrierCall?.(scac, result.kind, (performance.now() - started) / 1000);
   return result;

@@ -134,7 +134,8 @@ export function prepare(records: readonly CarrierRecord[], ctx: PrepareContext):
     const p = record?.event ?? null;
     const canon = safeCanonical(record?.raw);
     if (!p) {
-      skipped.add(canon);
+      // A reading (IoT, reefer) is understood, just not an event: not counted as unreadable.
+      if (!record?.reading) skipped.add(canon);
       continue;
     }
     const tc = p.kind === 'shipment' ? null : p.call;

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { stopShipmentTracking } from '../shipments/queries.ts';
 import { iso } from '../util/iso.ts';
 import { rowWrites } from '../worker/batch.ts';
 import { LeaseLost, lockLease } from '../worker/leases.ts';
@@ -8,6 +7,7 @@ import type { ClaimedShipment } from './claims.ts';
 import type { EngineDeps } from './deps.ts';
 import { answerFingerprint } from './fingerprint.ts';
 import { nextRefreshAt, retryDelayMs, type ShipmentTimeline, stopReason } from './lifecycle.ts';
+import { stopShipmentTracking } from './line-tracking.ts';
 import { lookup, readFound, recordsOf } from './lookup.ts';
 
 // Refreshes of active shipments: the unchanged fast path (same answer fingerprint as the stored
@@ -103,7 +103,9 @@ const recordRefreshRetry = rowWrites<EngineDeps, RefreshRetry>(
 
 /** One refresh of an active shipment. */
 export async function processShipmentRefresh(deps: EngineDeps, s: ClaimedShipment): Promise<void> {
-  const raw = await lookup(deps, s.scac, s.request_type, s.normalized_number);
+  const raw = await lookup(deps, s.scac, s.request_type, s.normalized_number, {
+    references: s.ref_numbers,
+  });
   const now = deps.now?.() ?? new Date();
   const fingerprint =
     raw.kind === 'found' ? answerFingerprint(raw.snapshot, s.request_type, s.normalized_number) : null;

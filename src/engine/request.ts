@@ -20,7 +20,9 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
   const resolved = await resolveScac(deps, claimed);
   if (!resolved) return;
   const tr = resolved as ClaimedRequest & { scac: string };
-  const raw = await lookup(deps, tr.scac, tr.request_type, tr.request_number);
+  const raw = await lookup(deps, tr.scac, tr.request_type, tr.request_number, {
+    references: tr.ref_numbers,
+  });
   const { result, snapshot } = readFound(raw, tr.request_type, tr.request_number);
   const now = deps.now?.() ?? new Date();
   const decision = decideRequest(tr, result, now, deps.config.worker);

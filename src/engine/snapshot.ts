@@ -96,6 +96,20 @@ export interface CarrierRecord {
   /** Null when the adapter could not read it: kept and counted, never used. */
   event: SnapshotEvent | null;
   label: CarrierLabel;
+  /**
+   * What a record that is not an event still says about a container (DCSA 3.0.0 IoT and reefer
+   * readings): stored with the raw record so that it lists under that container, never read as a
+   * milestone.
+   */
+  reading?: CarrierReading;
+}
+
+export interface CarrierReading {
+  /** ISO 6346 container number, separators removed. */
+  container: string | null;
+  eventTime: string | null;
+  recordedTime: string | null;
+  locode: string | null;
 }
 
 /** A carrier's whole answer for one number. */

@@ -30,6 +30,7 @@ export interface EngineOptions {
   extraLoops?: (owner: string) => Array<{ kind: 'webhook'; loop: Loop }>;
   onDomainEvents?: () => void;
   onCarrierCall?: EngineDeps['onCarrierCall'];
+  onLookupAborted?: EngineDeps['onLookupAborted'];
 }
 
 /** The monitoring worker: tracking-request attempts and shipment refreshes, leased from the database. */
@@ -37,6 +38,8 @@ export function startEngine(o: EngineOptions): Engine {
   const owner = o.owner ?? workerId();
   const w = o.config.worker;
   const extra = o.extraLoops?.(owner) ?? [];
+  // Stopping aborts look-ups in flight (retried later) rather than waiting for a slow carrier.
+  const stopping = new AbortController();
   const deps: EngineDeps = {
     db: o.database.db,
     carriers: o.carriers,
@@ -46,6 +49,8 @@ export function startEngine(o: EngineOptions): Engine {
     owner,
     now: o.now,
     onCarrierCall: o.onCarrierCall,
+    shutdown: stopping.signal,
+    onLookupAborted: o.onLookupAborted,
     onDomainEvents: () => {
       for (const e of extra) e.loop.wake();
       o.onDomainEvents?.();
@@ -103,6 +108,7 @@ export function startEngine(o: EngineOptions): Engine {
       if (!kind || kind === 'webhook') for (const e of extra) e.loop.wake();
     },
     async stop() {
+      stopping.abort();
       await Promise.all([
         requests.stop(),
         refreshes.stop(),

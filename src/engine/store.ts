@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB, TransportEventsTable } from '../db/schema.ts';
 import { type NewDomainEvent, recordDomainEvents } from '../domain-events/record.ts';
@@ -12,7 +12,6 @@ import {
   type ShipmentFacts,
   type StoredState,
 } from './diff.ts';
-import type { CarrierRecord } from './snapshot.ts';
 import { ensureVessels, vesselKey } from './vessels.ts';
 
 /** The columns of a stored transport event the engine compares (not its rendered JSON). */
@@ -285,6 +284,7 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
       tracking_request_id: ctx.trackingRequestId,
       shipment_id: ctx.shipmentId,
       container_id: containerId,
+      source: 'shipping_line' as const,
     };
     switch (d.reference.kind) {
       case 'transport_event':
@@ -294,7 +294,14 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
           reference_id: eventIds.get(`${d.container_number}|${d.reference.key}`)!,
         };
       case 'estimated_event':
-        return { ...base, reference_type: 'estimated_event', reference_id: estimateIds[d.reference.index]! };
+        return {
+          ...base,
+          reference_type: 'estimated_event',
+          reference_id: estimateIds[d.reference.index]!,
+          changeset: d.changeset ?? null,
+        };
+      case 'shipment':
+        return { ...base, reference_type: 'shipment', reference_id: ctx.shipmentId, changeset: d.changeset! };
       case 'container':
         return { ...base, reference_type: 'container', reference_id: containerId! };
       case 'container_event':
@@ -337,61 +344,4 @@ function eventColumns(e: EventFacts, vesselId: string | null) {
     voyage_number: e.voyage_number,
     data_source: e.data_source,
   };
-}
-
-/** Keeps the carrier's records as received: upsert by carrier event id (a hash when it has none). */
-export async function storeRawEvents(
-  tx: Kysely<DB>,
-  accountId: string,
-  shipmentId: string,
-  records: readonly CarrierRecord[],
-): Promise<void> {
-  const rows = new Map<string, Record<string, unknown>>();
-  for (const r of records) {
-    const payload = JSON.stringify(r.raw ?? null);
-    const id = r.carrierId ?? `sha256:${createHash('sha256').update(payload).digest('hex')}`;
-    const p = r.event;
-    const tc = p && p.kind !== 'shipment' ? p.call : null;
-    const loc = p?.kind === 'equipment' ? (p.place?.locode ?? tc?.locode ?? null) : (tc?.locode ?? null);
-    rows.set(id, {
-      id: randomUUID(),
-      account_id: accountId,
-      shipment_id: shipmentId,
-      carrier_event_id: id.slice(0, 200),
-      equipment_reference: p?.kind === 'equipment' ? p.container : null,
-      event_type: r.label.type,
-      event_code: r.label.code,
-      classifier: r.label.classifier,
-      event_at: safeDate(p?.eventTime),
-      event_created_at: safeDate(p?.recordedTime),
-      location_locode: loc,
-      vessel_name: tc?.vesselName ?? null,
-      vessel_imo: tc?.vesselImo ?? null,
-      voyage_number: tc?.exportVoyage ?? tc?.importVoyage ?? null,
-      payload,
-    });
-  }
-  const all = [...rows.values()];
-  for (let i = 0; i < all.length; i += 500) {
-    await tx
-      .insertInto('raw_events')
-      .values(all.slice(i, i + 500) as never)
-      .onConflict((oc) =>
-        oc
-          .columns(['shipment_id', 'carrier_event_id'])
-          .doUpdateSet({
-            payload: (eb) => eb.ref('excluded.payload'),
-            event_at: (eb) => eb.ref('excluded.event_at'),
-            event_created_at: (eb) => eb.ref('excluded.event_created_at'),
-          })
-          .where(sql<boolean>`raw_events.payload is distinct from excluded.payload`),
-      )
-      .execute();
-  }
-}
-
-function safeDate(s: string | null | undefined): string | null {
-  if (!s) return null;
-  const ms = Date.parse(s);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { hot } from '../db/statement-names.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
 import { allTerminals, terminalById, zoneOfLocode } from '../reference/data.ts';
 import { iso } from '../util/iso.ts';
 import type { EngineDeps } from './deps.ts';
+import { leaseBound, untilAborted } from './lease-bound.ts';
 import type { TerminalAdapter, TerminalDirectory } from './terminal.ts';
 import { diffTerminal, type TerminalFacts } from './terminal-diff.ts';
 
@@ -41,7 +43,7 @@ export async function claimDueChecks(
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedCheck[]> {
-  const r = await sql<ClaimedCheck>`
+  const r = await sql<ClaimedCheck>`${hot('claim_due_terminal_checks')}
     with due as (
       select c.id, c.account_id, c.shipment_id, c.number, s.scac,
              coalesce(c.pod_terminal_id, s.pod_terminal_id) as terminal_id
@@ -97,11 +99,17 @@ export async function processTerminalCheck(deps: EngineDeps, c: ClaimedCheck): P
     await schedule(deps.db, intervalMs, false);
     return;
   }
-  const result = await adapter.check({
-    facility: terminal.smdg_code,
-    locode: terminal.port_locode,
-    container: c.number,
+  const bound = leaseBound(deps.config.worker.leaseMs, deps.shutdown);
+  const query = { facility: terminal.smdg_code, locode: terminal.port_locode, container: c.number };
+  let cut: ReturnType<typeof bound.cause> = null;
+  const result = await untilAborted(adapter.check(query, bound.signal), bound.signal, () => {
+    cut = bound.cause() ?? 'lease';
+    return { kind: 'temporary_failure' as const, detail: 'terminal check aborted' };
   });
+  if (cut) {
+    deps.log.warn({ container: c.number, cause: cut }, 'terminal check aborted; retried later');
+    deps.onLookupAborted?.('terminal', cut);
+  }
   if (result.kind === 'temporary_failure') {
     await schedule(deps.db, Math.min(intervalMs, Math.max(result.retryAfterMs ?? 0, intervalMs / 4)), false);
     return;
@@ -160,6 +168,7 @@ export async function processTerminalCheck(deps: EngineDeps, c: ClaimedCheck): P
       .where('id', '=', c.id)
       .execute();
     const base = { account_id: c.account_id, shipment_id: c.shipment_id, container_id: c.id };
+    const announced = { ...base, source: 'terminal' as const };
     const domain = [];
     for (const e of plan.events) {
       if (e.reference.kind === 'transport_event') {
@@ -182,10 +191,10 @@ export async function processTerminalCheck(deps: EngineDeps, c: ClaimedCheck): P
           })
           .onConflict((oc) => oc.columns(['container_id', 'key']).doNothing())
           .execute();
-        domain.push({ ...base, event: e.event, reference_type: 'transport_event', reference_id: id });
+        domain.push({ ...announced, event: e.event, reference_type: 'transport_event', reference_id: id });
       } else {
         domain.push({
-          ...base,
+          ...announced,
           event: e.event,
           reference_type: 'container_updated_event',
           changeset: e.changeset ?? null,

@@ -86,8 +86,8 @@ const same = (a: unknown, b: unknown): boolean => {
   return a === b;
 };
 
-// Attributes a container.updated changeset names when they change (the served names).
-const ANNOUNCED: TerminalField[] = [
+/** Attributes a container.updated changeset names when they change (the served names). */
+export const ANNOUNCED_TERMINAL_FIELDS: readonly TerminalField[] = [
   'availability_known',
   'available_for_pickup',
   'location_at_pod_terminal',
@@ -95,7 +95,8 @@ const ANNOUNCED: TerminalField[] = [
   'fees_at_pod_terminal',
   'pickup_appointment_at',
 ];
-const LFD_EVENTS: Array<[TerminalField, string]> = [
+/** Each last free day with the event its change raises. */
+export const LFD_EVENTS: ReadonlyArray<readonly [TerminalField, string]> = [
   ['pickup_lfd_line', 'container.pickup_lfd_line.changed'],
   ['pickup_lfd_terminal', 'container.pickup_lfd_terminal.changed'],
   ['pickup_lfd_rail', 'container.pickup_lfd_rail.changed'],
@@ -141,7 +142,7 @@ export function diffTerminal(stored: TerminalFacts, s: TerminalStatus, checkedAt
     te('container.transport.delivered', 'terminal:delivered', next.delivered_at);
 
   const changeset: Record<string, [unknown, unknown]> = {};
-  for (const k of ANNOUNCED) if (changed(k)) changeset[k] = [stored[k], next[k]];
+  for (const k of ANNOUNCED_TERMINAL_FIELDS) if (changed(k)) changeset[k] = [stored[k], next[k]];
   if (!same(wasLfd, nowLfd)) changeset.pickup_lfd = [wasLfd, nowLfd];
   if (Object.keys(changeset).length > 0) ce('container.updated', changeset);
   return { changes, events };

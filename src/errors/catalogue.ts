@@ -64,6 +64,12 @@ const ERRORS_BY_CODE = {
   },
   // Request bodies.
   malformed_json: { status: 400, meaning: 'The request body is not valid JSON.' },
+  malformed_csv: {
+    status: 400,
+    meaning:
+      'The CSV body cannot be read (detail names the line), or its header row lacks request_number or names an unknown column.',
+  },
+  too_many_rows: { status: 413, meaning: 'The CSV import holds more rows than IMPORT_MAX_ROWS.' },
   invalid_utf8: { status: 400, meaning: 'The request body is not valid UTF-8.' },
   too_deep: { status: 400, meaning: 'The JSON body is nested deeper than the service accepts.' },
   body_too_large: { status: 413, meaning: 'The request body is larger than BODY_LIMIT_BYTES.' },
@@ -133,6 +139,15 @@ const ERRORS_BY_CODE = {
     meaning: 'The webhook is inactive; activate it before redelivering notifications.',
   },
   unknown_event: { status: 422, meaning: 'The event name is not one of GET /v2/webhooks/events.' },
+  invalid_email: { status: 422, meaning: 'A recipient of an alert rule is not an e-mail address.' },
+  invalid_time_zone: {
+    status: 422,
+    meaning: 'The time zone is not an IANA time zone name (e.g. Europe/Berlin).',
+  },
+  limit_reached: {
+    status: 422,
+    meaning: 'The account already has as many alert rules as ALERT_MAX_RULES allows.',
+  },
   invalid_header_name: { status: 422, meaning: 'A custom webhook header name is not an HTTP token.' },
   invalid_header_value: {
     status: 422,
@@ -144,11 +159,10 @@ const ERRORS_BY_CODE = {
   insecure_scheme: { status: 422, meaning: 'The webhook URL is http:// while WEBHOOK_ALLOW_HTTP is off.' },
   unsupported_scheme: { status: 422, meaning: 'The webhook URL is neither http:// nor https://.' },
   credentials_in_url: { status: 422, meaning: 'The webhook URL carries user:password@.' },
-  dns_error: { status: 422, meaning: 'The webhook host name does not resolve.' },
   blocked_address: {
     status: 422,
     meaning:
-      'The webhook host is (or resolves to) a private, loopback or otherwise refused address not in WEBHOOK_ALLOWLIST.',
+      'The webhook host is a private, loopback or otherwise refused address not in WEBHOOK_ALLOWLIST, or a host name that resolves to one, or to none (the answer does not say which).',
   },
   // Server side.
   database_unavailable: {

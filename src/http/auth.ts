@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, tooManyRequests, unauthorized } from '../errors.ts';
 import type { AuthFailureLimiter } from './auth-failures.ts';
+import { AUTH_MESSAGES, keyFromHeader } from './auth-header.ts';
 import type { Bucket } from './rate-limit.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
@@ -19,15 +20,6 @@ declare module 'fastify' {
     bucket?: Bucket;
   }
 }
-
-const SCHEME = /^Token\s+(\S+)\s*$/i;
-
-const MESSAGES = {
-  missing: 'Send your API key as "Authorization: Token <key>".',
-  malformed: 'The Authorization header must be "Token <key>" with a key issued by this service.',
-  unknown: 'The API key is not valid.',
-  revoked: 'The API key has been revoked.',
-} as const;
 
 const BUCKET_NAMES: Record<Bucket, string> = {
   create: 'create tracking requests',
@@ -59,18 +51,17 @@ export function registerAuth(
     const url = request.routeOptions.url;
     if (routeConfig.auth === false || !url || !url.startsWith('/v2/')) return;
     const header = request.headers.authorization;
-    if (!header) throw unauthorized(MESSAGES.missing);
+    if (!header) throw unauthorized(AUTH_MESSAGES.missing);
     const address = request.ip;
     const wait = failures.blockedFor(address);
-    const m = SCHEME.exec(header);
-    if (!m) {
+    const key = keyFromHeader(header);
+    if (!key) {
       if (wait > 0) throw blocked(wait);
       failures.fail(address);
-      throw unauthorized(MESSAGES.malformed);
+      throw unauthorized(AUTH_MESSAGES.malformed);
     }
     const bucket = routeConfig.bucket ?? 'default';
     const limit = config.rateLimits[bucket];
-    const key = m[1]!;
     const known = fast.keys.get(key);
     const local = known ? fast.limiter.takeLocal(known.accountId, bucket) : null;
     if (known && local !== null) {
@@ -93,7 +84,7 @@ export function registerAuth(
     );
     if (!result.ok) {
       failures.fail(address);
-      throw unauthorized(MESSAGES[result.reason]);
+      throw unauthorized(AUTH_MESSAGES[result.reason]);
     }
     failures.succeed(address, key);
     request.accountId = result.accountId;

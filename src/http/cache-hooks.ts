@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { wantsCsv } from './csv.ts';
 import type { ReadToken, ResponseCache } from './response-cache.ts';
 
 // Wires the response cache (response-cache.ts) into the request cycle. Only the read endpoints
@@ -98,6 +99,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
   app.addHook('onRequest', async (request, reply) => {
     const account = request.accountId;
     if (!account || request.method !== 'GET' || !CACHED_ROUTES.has(request.routeOptions.url ?? '')) return;
+    // A CSV export is streamed and never kept; it must not be answered with the cached JSON.
+    if (wantsCsv(request)) return;
     const control = request.headers['cache-control'];
     const bypass = control !== undefined && /no-cache|no-store/i.test(control);
     const hit = bypass ? undefined : cache.get(account, request.url);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, catalogueError } from '../errors.ts';
+import { jsonSyntaxDetail } from './json-syntax.ts';
 import { LIMITS } from './limits.ts';
 
 // The JSON body parser for application/json and application/vnd.api+json. Before the usual
@@ -96,7 +97,15 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         done(tooDeep(deep), undefined);
         return;
       }
-      parseJson(request, text, done);
+      parseJson(request, text, (err, value) => {
+        const code = (err as { code?: string } | null)?.code;
+        if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+          done(
+            catalogueError('malformed_json', jsonSyntaxDetail(text), { source: { pointer: '' } }),
+            undefined,
+          );
+        } else done(err, value);
+      });
     },
   );
 }

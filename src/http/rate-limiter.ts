@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Bucket } from './rate-limit.ts';
 
 // Rate limits without a database write per request. The counters stay in the database (one
@@ -27,7 +28,7 @@ const MAX_BATCHES = 10_000;
 
 export function createRateLimiter(opts: { windowSeconds: number; now?: () => number }): RateLimiter {
   const now = opts.now ?? Date.now;
-  const batches = new Map<string, Batch>();
+  const batches = new LRUCache<string, Batch>({ max: MAX_BATCHES });
   return {
     takeLocal(account, bucket) {
       const k = `${account}:${bucket}`;
@@ -51,7 +52,6 @@ export function createRateLimiter(opts: { windowSeconds: number; now?: () => num
         b.left = left;
         b.expiresAt = Math.min(b.expiresAt, expiresAt);
       } else {
-        if (batches.size >= MAX_BATCHES) batches.clear();
         batches.set(k, { tokens: granted - 1, left, expiresAt });
       }
     },

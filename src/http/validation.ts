@@ -55,12 +55,45 @@ function label(pointer: string): string {
   return last ? last.replace(/~1/g, '/').replace(/~0/g, '~') : 'The document';
 }
 
+/**
+ * A union whose every branch is a closed set of values (literals, enums, null) failed as a whole:
+ * one `enum` error naming the values of every branch, in place of the branches' own errors (each
+ * of which names only its own values). Other unions are left to their branches' first error.
+ */
+function mergeUnions(errors: FastifySchemaValidationError[]): FastifySchemaValidationError[] {
+  const replaced = new Set<FastifySchemaValidationError>();
+  const merged = new Map<FastifySchemaValidationError, FastifySchemaValidationError>();
+  for (const union of errors) {
+    if (union.keyword !== 'anyOf' && union.keyword !== 'oneOf') continue;
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<string, { values: unknown[]; open: boolean }>();
+    const members = errors.filter(
+      (e) => e.instancePath === union.instancePath && e.schemaPath.startsWith(prefix),
+    );
+    for (const e of members) {
+      const index = e.schemaPath.slice(prefix.length).split('/')[0]!;
+      const branch = branches.get(index) ?? { values: [], open: false };
+      branches.set(index, branch);
+      const params = e.params as Record<string, unknown>;
+      if (e.keyword === 'enum') branch.values.push(...((params.allowedValues as unknown[]) ?? []));
+      else if (e.keyword === 'const') branch.values.push(params.allowedValue);
+      else if (e.keyword === 'type' && params.type === 'null') branch.values.push(null);
+      else if (e.keyword !== 'type') branch.open = true;
+    }
+    if (branches.size === 0 || [...branches.values()].some((b) => b.open || b.values.length === 0)) continue;
+    const allowedValues = [...new Set([...branches.values()].flatMap((b) => b.values))];
+    for (const e of members) replaced.add(e);
+    merged.set(union, { ...union, keyword: 'enum', params: { allowedValues } });
+  }
+  return errors.filter((e) => !replaced.has(e)).map((e) => merged.get(e) ?? e);
+}
+
 export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
   const seen = new Set<string>();
   const objects: ErrorObject[] = [];
   const isQuery = context === 'querystring' || context === 'params';
   // anyOf/oneOf produce noise from every branch; keep the first error per location.
-  for (const e of errors) {
+  for (const e of mergeUnions(errors)) {
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const d = describe(e, context);
     if (seen.has(d.at)) continue;

@@ -7,7 +7,8 @@ import { lastPageNumber, type Page } from '../util/page.ts';
 // so routes and webhook payload rendering use the same serializers.
 
 export type Identifier = { type: string; id: string };
-export type Relationship = { data: Identifier | Identifier[] | null; links?: Record<string, string> };
+/** A relationship: its linkage, a link to the related list, or both (JSON:API allows either). */
+export type Relationship = { data?: Identifier | Identifier[] | null; links?: Record<string, string> };
 
 export interface Resource {
   id: string;

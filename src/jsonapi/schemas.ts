@@ -33,12 +33,14 @@ export function resourceSchema(
   attributes: TSchema,
   relationships: TSchema | null,
   description?: string,
+  /** False: a resource with no address of its own (a change), so no links.self. */
+  selfLinks = true,
 ): TSchema {
   const props: Record<string, TSchema> = {
     id: Type.String(),
     type: Type.Literal(type),
     attributes,
-    links: Type.Object({ self: Type.String() }),
+    ...(selfLinks ? { links: Type.Object({ self: Type.String() }) } : {}),
   };
   if (relationships) props.relationships = relationships;
   return Type.Object(props, description ? { description } : {});

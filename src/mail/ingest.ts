@@ -3,9 +3,9 @@ import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
 import type { DB } from '../db/schema.ts';
 import { insertSubmission } from '../documents/email-submissions.ts';
+import type { FileStorage } from '../documents/file-storage.ts';
 import { detectFileKind } from '../documents/file-type.ts';
 import { createDocument } from '../documents/service.ts';
-import type { FileStorage } from '../documents/storage.ts';
 import { ApiError } from '../errors.ts';
 
 // An accepted message becomes one email submission per recipient account and one document per

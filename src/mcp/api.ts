@@ -16,21 +16,15 @@ export interface Doc {
   [key: string]: unknown;
 }
 
-export interface ApiCaller {
-  /** Sends a request to /v2 (path without the prefix); answers the status and the parsed body. */
-  (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<{ status: number; body: Doc }>;
-  /** Whether this server has a route (for optional endpoints other parts of the API may add). */
-  has(method: 'GET', url: string): boolean;
-}
+/** Sends a request to /v2 (path without the prefix); answers the status and the parsed body. */
+export type ApiCaller = (
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: Doc }>;
 
 /** A problem the agent can act on: reported as a tool error (isError), not a protocol failure. */
 export class ToolError extends Error {}
-
-/** The key from `Authorization: Token <key>` or `Bearer <key>`. */
-export function keyFromHeader(header: string | undefined): string | null {
-  const m = /^(?:Token|Bearer)\s+(\S+)\s*$/i.exec(header ?? '');
-  return m ? m[1]! : null;
-}
 
 export function injectCaller(app: FastifyInstance, key: string): ApiCaller {
   const call = async (method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) => {
@@ -51,7 +45,7 @@ export function injectCaller(app: FastifyInstance, key: string): ApiCaller {
     }
     return { status: res.statusCode, body: parsed };
   };
-  return Object.assign(call, { has: (method: 'GET', url: string) => app.hasRoute({ method, url }) });
+  return call;
 }
 
 /** The API's error details as one sentence. */

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../accounts/service.ts';
 import type { AppContext } from '../app-context.ts';
 import { ApiError, unauthorized } from '../errors.ts';
-import { injectCaller, keyFromHeader } from './api.ts';
+import { AUTH_MESSAGES, keyFromHeader } from '../http/auth-header.ts';
+import { injectCaller } from './api.ts';
 
 // The SDK is loaded on the first MCP request, not at start: most processes never serve one.
 let sdk: Promise<
@@ -13,8 +14,6 @@ const loadSdk = () =>
     import('./server.ts'),
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
   ]));
-
-const MISSING = 'Send your API key as "Authorization: Token <key>" (or "Bearer <key>").';
 
 /**
  * MCP over Streamable HTTP at POST /mcp, stateless: every request gets a fresh server bound to the
@@ -28,14 +27,11 @@ export function mcpRoutes(ctx: AppContext) {
 
     app.post('/mcp', opts, async (request, reply) => {
       const key = keyFromHeader(request.headers.authorization);
-      if (!key) throw unauthorized(MISSING);
+      if (!key) throw unauthorized(AUTH_MESSAGES.missing);
       // The key is checked here so a bad one is an HTTP 401; each tool's API call checks it again
       // (from the key cache) and counts against the account's rate limit.
       const auth = await authenticate(ctx.database.db, key);
-      if (!auth.ok)
-        throw unauthorized(
-          auth.reason === 'revoked' ? 'The API key has been revoked.' : 'The API key is not valid.',
-        );
+      if (!auth.ok) throw unauthorized(AUTH_MESSAGES[auth.reason]);
 
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
       const server = createMcpServer(injectCaller(app, key), request.log);

@@ -1,25 +1,16 @@
-// A container's journey as port calls and legs, worked out from the API's shipment and transport
-// event resources (get_container_route). Pure: no I/O.
+import { type Doc, includedIndex } from './api.ts';
+
+// get_container_route's port calls and legs, read from GET /v2/containers/{id}/route (the
+// journey is worked out once, by src/routing/journey.ts). What the route body does not say,
+// each call's role, comes from the shipment's planned ports. Pure: no I/O.
 
 type Attrs = Record<string, unknown>;
-
-export interface RouteEvent {
-  event: string;
-  timestamp: string | null;
-  locode: string | null;
-  placeName: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  vesselName: string | null;
-  vesselImo: string | null;
-  voyage: string | null;
-}
 
 export interface PortCall {
   sequence: number;
   locode: string;
   name: string | null;
-  role: 'port_of_lading' | 'transshipment' | 'port_of_discharge' | 'destination' | 'other';
+  role: 'port_of_lading' | 'transshipment' | 'port_of_discharge' | 'destination';
   label: string;
   latitude: number | null;
   longitude: number | null;
@@ -42,127 +33,61 @@ export interface Leg {
   ata_at: string | null;
 }
 
-const ARRIVALS =
-  /(vessel_arrived|transshipment_arrived|feeder_arrived|rail_arrived|arrived_at_inland_destination|vessel_berthed)$/;
-const DEPARTURES = /(vessel_departed|transshipment_departed|feeder_departed|rail_departed)$/;
-const LOADINGS = /(vessel_loaded|transshipment_loaded|feeder_loaded|rail_loaded)$/;
+/** The include the route request must ask for. */
+export const ROUTE_INCLUDE = 'route_location,port,vessel';
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-
-/** Planned ports first (POL, transshipments, POD, destination), merged with the ports events name. */
-function orderPorts(planned: string[], observed: string[]): string[] {
-  const order = [...new Set(observed)];
-  for (const [i, locode] of planned.entries()) {
-    if (order.includes(locode)) continue;
-    // Before the next planned port the events have reached; at the end when none has been.
-    const next = planned.slice(i + 1).find((p) => order.includes(p));
-    if (next) order.splice(order.indexOf(next), 0, locode);
-    else order.push(locode);
-  }
-  return order;
-}
-
-export function buildRoute(shipment: Attrs, events: RouteEvent[]): { ports: PortCall[]; legs: Leg[] } {
-  const pol = str(shipment.port_of_lading_locode);
-  const pod = str(shipment.port_of_discharge_locode);
-  const dest = str(shipment.destination_locode);
-  const ts = Array.isArray(shipment.transshipment_locodes)
-    ? (shipment.transshipment_locodes as string[])
-    : [];
-  const planned = [...new Set([pol, ...ts, pod, dest].filter((p): p is string => Boolean(p)))];
-  const sorted = [...events].sort((a, b) => String(a.timestamp).localeCompare(String(b.timestamp)));
-  const locodes = orderPorts(
-    planned,
-    sorted.map((e) => e.locode).filter((l): l is string => Boolean(l)),
-  );
-
-  const names = new Map<string, { name: string | null; lat: number | null; lon: number | null }>();
-  for (const e of sorted)
-    if (e.locode) names.set(e.locode, { name: e.placeName, lat: e.latitude, lon: e.longitude });
-  const nameOf = (locode: string) =>
-    names.get(locode)?.name ??
-    (locode === pol
-      ? str(shipment.port_of_lading_name)
-      : locode === pod
-        ? str(shipment.port_of_discharge_name)
-        : locode === dest
-          ? str(shipment.destination_name)
-          : null);
-
-  let transshipments = 0;
-  const ports: PortCall[] = locodes.map((locode, i) => {
-    const at = sorted.filter((e) => e.locode === locode);
+/** Port calls and legs of a route body (fetched with ROUTE_INCLUDE) for the given shipment. */
+export function routeOf(body: Doc, shipment: Attrs): { ports: PortCall[]; legs: Leg[] } {
+  const index = includedIndex(body);
+  const related = (r: Doc['data'], name: string) => {
+    const ref = r?.relationships?.[name]?.data;
+    return ref ? index.get(`${ref.type}:${ref.id}`) : undefined;
+  };
+  const refs: Array<{ type: string; id: string }> = body.data?.relationships?.route_locations?.data ?? [];
+  const calls = refs.map((r) => index.get(`${r.type}:${r.id}`)).filter(Boolean);
+  let ts = 0;
+  const ports: PortCall[] = calls.map((c, i) => {
+    const port = related(c, 'location')?.attributes ?? {};
+    const locode = String(port.code ?? '');
     const role: PortCall['role'] =
-      locode === pol
+      i === 0 && locode === shipment.port_of_lading_locode
         ? 'port_of_lading'
-        : locode === pod
-          ? 'port_of_discharge'
-          : locode === dest
-            ? 'destination'
-            : ts.includes(locode)
-              ? 'transshipment'
-              : 'other';
-    const label =
-      role === 'port_of_lading'
-        ? 'POL'
-        : role === 'port_of_discharge'
-          ? 'POD'
-          : role === 'destination'
-            ? 'DEST'
-            : role === 'transshipment'
-              ? `TS${++transshipments}`
-              : 'CALL';
-    const arrived = at.find((e) => ARRIVALS.test(e.event))?.timestamp ?? null;
-    const departed = at.filter((e) => DEPARTURES.test(e.event)).at(-1)?.timestamp ?? null;
+        : locode === shipment.destination_locode && locode !== shipment.port_of_discharge_locode
+          ? 'destination'
+          : locode === shipment.port_of_discharge_locode
+            ? 'port_of_discharge'
+            : 'transshipment';
+    const label = { port_of_lading: 'POL', port_of_discharge: 'POD', destination: 'DEST' }[role as string];
+    const a = c.attributes;
     return {
       sequence: i + 1,
       locode,
-      name: nameOf(locode),
+      name: port.name ?? null,
       role,
-      label,
-      latitude: names.get(locode)?.lat ?? null,
-      longitude: names.get(locode)?.lon ?? null,
-      eta_at:
-        role === 'port_of_discharge'
-          ? str(shipment.pod_eta_at)
-          : role === 'destination'
-            ? str(shipment.destination_eta_at)
-            : null,
-      ata_at:
-        arrived ??
-        (role === 'port_of_discharge'
-          ? str(shipment.pod_ata_at)
-          : role === 'destination'
-            ? str(shipment.destination_ata_at)
-            : null),
-      etd_at: role === 'port_of_lading' ? str(shipment.pol_etd_at) : null,
-      atd_at: departed ?? (role === 'port_of_lading' ? str(shipment.pol_atd_at) : null),
+      label: label ?? `TS${++ts}`,
+      latitude: port.latitude ?? null,
+      longitude: port.longitude ?? null,
+      eta_at: a.inbound_eta_at,
+      ata_at: a.inbound_ata_at,
+      etd_at: a.outbound_etd_at,
+      atd_at: a.outbound_atd_at,
     };
   });
-
-  const legs: Leg[] = [];
-  for (let i = 0; i + 1 < ports.length; i++) {
-    const from = ports[i]!;
-    const to = ports[i + 1]!;
-    const outbound = sorted.filter(
-      (e) => e.locode === from.locode && (DEPARTURES.test(e.event) || LOADINGS.test(e.event)),
-    );
-    const inbound = sorted.filter((e) => e.locode === to.locode && ARRIVALS.test(e.event));
-    const carrier =
-      [...outbound].reverse().find((e) => e.vesselName || e.voyage) ?? inbound.find((e) => e.vesselName);
-    const lastLeg = to.role === 'port_of_discharge';
-    legs.push({
-      from: from.locode,
-      to: to.locode,
-      mode: carrier && /rail_/.test(carrier.event) ? 'rail' : 'vessel',
-      vessel_name: carrier?.vesselName ?? (lastLeg ? str(shipment.pod_vessel_name) : null),
-      vessel_imo: carrier?.vesselImo ?? (lastLeg ? str(shipment.pod_vessel_imo) : null),
-      voyage_number: carrier?.voyage ?? (lastLeg ? str(shipment.pod_voyage_number) : null),
-      etd_at: from.etd_at,
-      atd_at: from.atd_at,
-      eta_at: to.eta_at,
-      ata_at: to.ata_at,
-    });
-  }
+  const legs: Leg[] = calls.slice(1).map((to, i) => {
+    const from = calls[i];
+    const vessel = related(from, 'outbound_vessel')?.attributes;
+    return {
+      from: ports[i]!.locode,
+      to: ports[i + 1]!.locode,
+      mode: from.attributes.outbound_mode ?? to.attributes.inbound_mode ?? 'vessel',
+      vessel_name: vessel?.name ?? null,
+      vessel_imo: vessel?.imo ?? null,
+      voyage_number: from.attributes.outbound_voyage_number,
+      etd_at: from.attributes.outbound_etd_at,
+      atd_at: from.attributes.outbound_atd_at,
+      eta_at: to.attributes.inbound_eta_at,
+      ata_at: to.attributes.inbound_ata_at,
+    };
+  });
   return { ports, legs };
 }

@@ -17,11 +17,12 @@ import {
   getContainerTransportEvents,
   searchContainer,
 } from './tools/containers.ts';
+import { getEtaHistory } from './tools/history.ts';
 import { getShipmentDetails, listContainers, listShipments } from './tools/shipments.ts';
 import type { Tool } from './tools/tool.ts';
 import { getSupportedShippingLines, listTrackingRequests, trackContainer } from './tools/tracking.ts';
 
-/** The reference MCP server's ten tools, same names and compatible inputs. */
+/** The reference MCP server's ten tools, same names and compatible inputs, then this service's own. */
 export const TOOLS: Tool[] = [
   searchContainer,
   trackContainer,
@@ -33,12 +34,13 @@ export const TOOLS: Tool[] = [
   listShipments,
   listContainers,
   listTrackingRequests,
+  getEtaHistory,
 ];
 
 const INSTRUCTIONS =
   'Ocean container and shipment tracking for one account. Start with search_container or list_shipments; ' +
   'ids from their answers feed get_shipment_details, get_container, get_container_transport_events and ' +
-  'get_container_route. track_container starts tracking a new number (the carrier answers in the background). ' +
+  'get_container_route; get_eta_history tells how an arrival estimate moved. track_container starts tracking a new number (the carrier answers in the background). ' +
   'The resource tracker://glossary/milestones explains every milestone name.';
 
 function inputErrors(tool: Tool, args: unknown): string[] {

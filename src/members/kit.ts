@@ -45,7 +45,8 @@ export interface Declaration<R, C, K extends string = string> {
   readonly description?: string;
   /** The table whose rows the resources are; links.self is `/v2/<collection>/<id>`. */
   readonly table: string;
-  readonly collection: string;
+  /** Null: the resources have no address of their own, so no links.self (a change). */
+  readonly collection: string | null;
   readonly attributes: readonly Member<R, C, K>[];
   /** Null: the resource has no relationships member (a vessel). */
   readonly relationships: readonly Member<R, C, K>[] | null;
@@ -206,6 +207,7 @@ export const schemaOf = (d: Declaration<never, never>): TSchema =>
     objectOf(d.attributes),
     d.relationships ? objectOf(d.relationships) : null,
     d.description,
+    d.collection !== null,
   );
 
 /**
@@ -216,7 +218,7 @@ export function serializerOf<R, C, K extends string>(
   d: Declaration<R, C, K>,
 ): (row: Pick<R, K & keyof R> & { id: string }, ctx: C) => Resource {
   const { type, attributes, relationships } = d;
-  const prefix = `/${d.collection}/`;
+  const prefix = d.collection === null ? null : `/${d.collection}/`;
   return (source, ctx) => {
     const row = source as unknown as R;
     const attrs: Record<string, unknown> = {};
@@ -227,7 +229,7 @@ export function serializerOf<R, C, K extends string>(
       for (const m of relationships) rels[m.name] = m.js(row, ctx);
       resource.relationships = rels as Resource['relationships'];
     }
-    resource.links = selfLink(`${prefix}${source.id}`);
+    if (prefix !== null) resource.links = selfLink(`${prefix}${source.id}`);
     return resource;
   };
 }
@@ -279,6 +281,7 @@ export function resourceJson(d: Declaration<never, never>, form: Form, t: string
     ['type', lit(JSON.stringify(d.type))],
     ['attributes', obj(attrs)],
   ];
+  if (d.collection === null) throw new Error(`${d.type}: no SQL document for a resource without links`);
   const links: Json = [...lit('{"self":"/v2'), ...raw(`'/${d.collection}/' || ${t}.id`), ...lit('"}')];
   if (!d.relationships) return obj([...head, ['links', links]]);
   const rels = obj(membersJson(d.relationships, t, form));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { LRUCache } from 'lru-cache';
 import { uuidV5 } from '../util/uuid.ts';
 
 // Reference data shipped with the product (see NOTICE for sources and licences). Loaded once,
@@ -70,6 +71,7 @@ const TEST_LINE = { scac: 'TEST', name: 'Test Shipping Line (sandbox)', short_na
 
 let terminals: Terminal[] | undefined;
 let terminalsById: Map<string, Terminal> | undefined;
+let terminalsByPort: Map<string, Terminal[]> | undefined;
 let lines: ShippingLine[] | undefined;
 let linesByScac: Map<string, ShippingLine> | undefined;
 
@@ -80,7 +82,8 @@ let linesByScac: Map<string, ShippingLine> | undefined;
 let portsCsv: string | undefined;
 let portLineAt: Map<string, number> | undefined;
 let portLocodeById: Map<string, string> | undefined;
-const portCache = new Map<string, Port | null>();
+// Boxed: the cache holds no null, and an unknown locode is worth remembering too.
+const portCache = new LRUCache<string, { port: Port | null }>({ max: 5000 });
 const PORT_COLUMNS = ['locode', 'name', 'country_code', 'subdivision', 'latitude', 'longitude', 'time_zone'];
 
 function portIndex(): Map<string, number> {
@@ -134,7 +137,7 @@ export function csvFields(line: string): string[] {
 export function portByLocode(locode: string): Port | undefined {
   const key = locode.toUpperCase();
   const cached = portCache.get(key);
-  if (cached !== undefined) return cached ?? undefined;
+  if (cached) return cached.port ?? undefined;
   const at = portIndex().get(key);
   let port: Port | null = null;
   if (at !== undefined) {
@@ -151,8 +154,7 @@ export function portByLocode(locode: string): Port | undefined {
       time_zone: orNull(f[6]),
     };
   }
-  if (portCache.size >= 5000) portCache.clear();
-  portCache.set(key, port);
+  portCache.set(key, { port });
   return port ?? undefined;
 }
 
@@ -187,6 +189,9 @@ function loadTerminals(): Terminal[] {
       time_zone: orNull(r.time_zone),
     }));
     terminalsById = new Map(terminals.map((t) => [t.id, t]));
+    terminalsByPort = new Map();
+    for (const t of terminals)
+      terminalsByPort.set(t.port_locode, [...(terminalsByPort.get(t.port_locode) ?? []), t]);
   }
   return terminals;
 }
@@ -206,7 +211,8 @@ export function terminalBySmdg(portLocode: string, smdgCode: string): Terminal |
 }
 
 export function terminalsAtPort(portLocode: string): Terminal[] {
-  return loadTerminals().filter((t) => t.port_locode === portLocode);
+  loadTerminals();
+  return terminalsByPort!.get(portLocode) ?? [];
 }
 
 function loadLines(): ShippingLine[] {

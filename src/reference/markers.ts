@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { MarkerKind } from '../members/json-text.ts';
 import { portByLocode, shippingLineByScac } from './data.ts';
 
@@ -38,7 +39,7 @@ function referenceValue(kind: string, code: string): string {
 // Few distinct codes appear in practice (the ports and lines a deployment tracks); bounded anyway.
 // Keyed by the marker's own text (`kind:code`), so a marker seen before costs one slice and one
 // look-up; only a marker not seen yet is checked (a known kind, a code of letters and digits).
-const memo = new Map<string, string>();
+const memo = new LRUCache<string, string>({ max: 20_000 });
 
 /** The value of the marker `kind:code`, or undefined when it is not one. */
 function markerValue(key: string): string | undefined {
@@ -48,7 +49,7 @@ function markerValue(key: string): string | undefined {
   const code = key.slice(3);
   if (!KINDS.has(kind) || !CODE.test(code)) return undefined;
   const v = referenceValue(kind, code);
-  if (memo.size < 20_000) memo.set(key, v);
+  memo.set(key, v);
   return v;
 }
 

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
-import { one, type Resource, selfLink } from '../jsonapi/resource.ts';
-import { Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
+import { many, one, type Resource, selfLink } from '../jsonapi/resource.ts';
+import { Identifier, Nullable, RelOne, resourceSchema } from '../jsonapi/schemas.ts';
 import { schemaOf, serializerOf } from '../members/kit.ts';
-import { type Port, portByLocode, type Terminal, terminalById } from './data.ts';
+import { type Port, portByLocode, type Terminal, terminalById, terminalsAtPort } from './data.ts';
+import { PROVIDED_FACTS, providedData } from './terminal-coverage.ts';
 import { VESSEL } from './vessel-members.ts';
 import type { Vessel } from './vessels.ts';
 
@@ -20,7 +21,26 @@ const placeAttributes = {
   longitude: Nullable(Type.Number()),
 };
 
-export const PortSchema = resourceSchema('port', Type.Object(placeAttributes), null, 'A port (UN/LOCODE).');
+// The live service repeats a port's and a terminal's id among its attributes and lists a port's
+// terminals (docs/api-notes.md, "Live over document").
+export const PortSchema = resourceSchema(
+  'port',
+  Type.Object({ id: Type.String(), ...placeAttributes }),
+  Type.Object({ terminals: Type.Object({ data: Type.Array(Identifier) }) }),
+  'A port (UN/LOCODE).',
+);
+
+const ProvidedData = Type.Object(
+  Object.fromEntries(
+    PROVIDED_FACTS.flatMap((f) => [
+      [f, Type.Boolean()],
+      [`${f}_notes`, Type.String()],
+    ]),
+  ),
+  {
+    description: 'Which terminal facts this product gets at the terminal (a configured terminal connection).',
+  },
+);
 
 export const MetroAreaSchema = resourceSchema(
   'metro_area',
@@ -32,6 +52,7 @@ export const MetroAreaSchema = resourceSchema(
 export const TerminalSchema = resourceSchema(
   'terminal',
   Type.Object({
+    id: Type.String(),
     name: Type.String(),
     nickname: Nullable(Type.String()),
     firms_code: Nullable(Type.String()),
@@ -43,6 +64,8 @@ export const TerminalSchema = resourceSchema(
     state_abbr: Nullable(Type.String()),
     zip: Nullable(Type.String()),
     country: Nullable(Type.String()),
+    provided_data: ProvidedData,
+    facility_type: Type.String({ enum: ['ocean_terminal'] }),
   }),
   Type.Object({ port: RelOne }),
 );
@@ -69,7 +92,18 @@ function placeAttrs(p: Port): Record<string, unknown> {
 }
 
 export function serializePort(p: Port): Resource {
-  return { id: p.id, type: 'port', attributes: placeAttrs(p), links: selfLink(`/ports/${p.id}`) };
+  return {
+    id: p.id,
+    type: 'port',
+    attributes: { id: p.id, ...placeAttrs(p) },
+    relationships: {
+      terminals: many(
+        'terminal',
+        terminalsAtPort(p.locode).map((t) => t.id),
+      ),
+    },
+    links: selfLink(`/ports/${p.id}`),
+  };
 }
 
 /** A metro area is a ports.csv row seen as a metro area: same id and attributes as the port. */
@@ -82,6 +116,7 @@ export function serializeTerminal(t: Terminal): Resource {
     id: t.id,
     type: 'terminal',
     attributes: {
+      id: t.id,
       name: t.name,
       nickname: t.nickname,
       firms_code: t.firms_code,
@@ -93,6 +128,9 @@ export function serializeTerminal(t: Terminal): Resource {
       state_abbr: null,
       zip: null,
       country: null,
+      provided_data: providedData(t),
+      // The shipped terminal list is SMDG's: ocean terminals.
+      facility_type: 'ocean_terminal',
     },
     relationships: { port: one('port', portByLocode(t.port_locode)?.id) },
     links: selfLink(`/terminals/${t.id}`),

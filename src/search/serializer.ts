@@ -1,16 +1,24 @@
 import { type TSchema, Type } from 'typebox';
-import { iso, type Resource, selfLink } from '../jsonapi/resource.ts';
+import { API_PREFIX, iso, type Resource, selfLink } from '../jsonapi/resource.ts';
 import { Nullable } from '../jsonapi/schemas.ts';
 import { portByLocode } from '../reference/data.ts';
 import type { SearchHit } from './service.ts';
+
+// The live reference service answers every hit as a `search_result` whose entity_type says what was
+// found (its published document says `type` is the entity; its clients, such as its MCP server's
+// search_container, read entity_type: docs/api-notes.md, "Live over document").
 
 const NStr = Nullable(Type.String());
 
 export const SearchResultSchema: TSchema = Type.Object({
   id: Type.String(),
-  type: Type.Union([Type.Literal('shipment'), Type.Literal('cargo'), Type.Literal('tracking_request')]),
+  type: Type.Literal('search_result'),
   attributes: Type.Object({
-    entity_type: Type.String(),
+    entity_type: Type.Union([
+      Type.Literal('shipment'),
+      Type.Literal('cargo'),
+      Type.Literal('tracking_request'),
+    ]),
     number: Type.String(),
     shipment_id: NStr,
     scac: NStr,
@@ -27,6 +35,17 @@ export const SearchResultSchema: TSchema = Type.Object({
   }),
   links: Type.Object({ self: Type.String() }),
 });
+
+/** The body's links as the live service gives them: the search, and its (only) page. */
+export const SearchLinksSchema: TSchema = Type.Object({ self: Type.String(), current: Type.String() });
+
+export function searchLinks(baseUrl: string, query: string) {
+  const q = encodeURIComponent(query);
+  return {
+    self: `${baseUrl}${API_PREFIX}/search?query=${q}`,
+    current: `${baseUrl}${API_PREFIX}/search?page%5Bnumber%5D=1&query=${q}`,
+  };
+}
 
 const portName = (locode: string | null) => (locode ? (portByLocode(locode)?.name ?? null) : null);
 
@@ -55,7 +74,7 @@ export function serializeHit(h: SearchHit): Resource {
     case 'shipment':
       return {
         id: r.id,
-        type: 'shipment',
+        type: 'search_result',
         attributes: {
           ...EMPTY,
           ...common,
@@ -70,14 +89,14 @@ export function serializeHit(h: SearchHit): Resource {
     case 'cargo':
       return {
         id: r.id,
-        type: 'cargo',
+        type: 'search_result',
         attributes: { ...EMPTY, ...common, shipment_id: h.row.shipment_id },
         links: selfLink(`/containers/${r.id}`),
       };
     case 'tracking_request':
       return {
         id: r.id,
-        type: 'tracking_request',
+        type: 'search_result',
         attributes: { ...EMPTY, ...common, status: h.row.status, failed_reason: h.row.failed_reason },
         links: selfLink(`/tracking_requests/${r.id}`),
       };

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { customFieldConditions } from '../custom-fields/filter.ts';
+import { sendCsv, wantsCsv } from '../http/csv.ts';
 import { sendJsonText } from '../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams, query } from '../http/schemas.ts';
+import { flatColumns } from '../jsonapi/flat.ts';
 import { single } from '../jsonapi/schemas.ts';
 import { customerConditions } from '../parties/filter.ts';
 import { INCLUDES, IncludeQuery, ListQuery, PatchBody } from './schemas.ts';
@@ -32,6 +34,8 @@ import {
 
 type Query = Record<string, string | undefined>;
 
+const SHIPMENT_COLUMNS = flatColumns(ShipmentSchema);
+
 export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
   const sqlDocuments = ctx.sqlDocuments !== false;
@@ -50,6 +54,20 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = shipmentSort(qs.sort);
+        const input = {
+          q: qs.q,
+          number: qs.number,
+          trackingStopped: qs['filter[tracking_stopped]'] as 'true' | 'false' | undefined,
+          updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
+          updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+          where: [...customerConditions(qs), ...customFieldConditions(qs, 's')],
+          sort,
+        };
+        if (wantsCsv(request)) {
+          return sendCsv(reply, 'shipments', SHIPMENT_COLUMNS, async (p) => {
+            return (await listShipmentsOf(db, request.accountId, input, p, new Set())).data;
+          });
+        }
         if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
           const text = await shipmentPageText(ctx.database, request.accountId, sort, page, include, {
             baseUrl: ctx.baseUrl,
@@ -57,21 +75,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           });
           return sendJsonText(reply, text);
         }
-        const { total, ...doc } = await listShipmentsOf(
-          db,
-          request.accountId,
-          {
-            q: qs.q,
-            number: qs.number,
-            trackingStopped: qs['filter[tracking_stopped]'] as 'true' | 'false' | undefined,
-            updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
-            updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
-            where: [...customerConditions(qs), ...customFieldConditions(qs, 's')],
-            sort,
-          },
-          page,
-          include,
-        );
+        const { total, ...doc } = await listShipmentsOf(db, request.accountId, input, page, include);
         return listResponse(ctx.baseUrl, '/shipments', { qs, page }, total, doc);
       },
     );

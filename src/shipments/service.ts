@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { resumeShipmentTracking, stopShipmentTracking } from '../engine/line-tracking.ts';
 import { notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/resource.ts';
 import type { Page } from '../util/page.ts';
@@ -8,10 +9,8 @@ import { shipmentsBody } from './bodies.ts';
 import {
   findShipment,
   listShipments,
-  resumeShipmentTracking,
   type ShipmentFilter,
   type ShipmentRow,
-  stopShipmentTracking,
   updateShipment,
 } from './queries.ts';
 import { cleanEntries, rejectBlankEntries } from './string-lists.ts';

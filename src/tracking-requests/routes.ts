@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { sendCsv, wantsCsv } from '../http/csv.ts';
 import { sendJsonText } from '../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../http/list.ts';
 import { errorResponses, IdParams } from '../http/schemas.ts';
+import { flatColumns } from '../jsonapi/flat.ts';
 import { single } from '../jsonapi/schemas.ts';
 import { unfilteredList } from '../shipments/sql-bodies/service.ts';
 import { uuidV5 } from '../util/uuid.ts';
@@ -30,6 +32,8 @@ import {
 import { trackingRequestPageText } from './sql-body.ts';
 
 // HTTP <-> service translation for /tracking_requests: parse parameters, call service.ts, serialize.
+
+const TRACKING_REQUEST_COLUMNS = flatColumns(TrackingRequestSchema);
 
 export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const { database } = ctx;
@@ -71,6 +75,28 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, INCLUDES);
         const sort = trackingRequestSort(qs.sort);
+        const input = {
+          status: qs['filter[status]'],
+          scac: qs['filter[scac]'],
+          request_number: qs['filter[request_number]'],
+          q: qs.q,
+          created_start: parseDateParam(qs, 'filter[created_at][start]'),
+          created_end: parseDateParam(qs, 'filter[created_at][end]'),
+          updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
+          updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+          sort,
+        };
+        if (wantsCsv(request)) {
+          return sendCsv(reply, 'tracking_requests', TRACKING_REQUEST_COLUMNS, async (p) => {
+            const { rows } = await listTrackingRequestsOf(
+              db,
+              request.accountId,
+              { ...input, includeTrackedObject: false },
+              p,
+            );
+            return rows.map(serializeTrackingRequest);
+          });
+        }
         // Every include of the list (tracked_object and its alias shipment) is the shipments.
         if (ctx.sqlDocuments !== false && unfilteredList(qs)) {
           const text = await trackingRequestPageText(
@@ -86,18 +112,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
         const { rows, total, included } = await listTrackingRequestsOf(
           db,
           request.accountId,
-          {
-            status: qs['filter[status]'],
-            scac: qs['filter[scac]'],
-            request_number: qs['filter[request_number]'],
-            q: qs.q,
-            created_start: parseDateParam(qs, 'filter[created_at][start]'),
-            created_end: parseDateParam(qs, 'filter[created_at][end]'),
-            updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
-            updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
-            sort,
-            includeTrackedObject: include.has('tracked_object') || include.has('shipment'),
-          },
+          { ...input, includeTrackedObject: include.has('tracked_object') || include.has('shipment') },
           page,
         );
         return listResponse(ctx.baseUrl, '/tracking_requests', { qs, page }, total, {

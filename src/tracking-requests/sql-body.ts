@@ -46,7 +46,7 @@ function trackingRequestPage(sort: TimeSort, withShipments: boolean, size: numbe
       picked as (select tr.*, row_number() over (order by ${order}) as n
         from page p join tracking_requests tr on tr.id = p.id)
       select (select string_agg(${TRACKING_REQUEST_JSON}, ',' order by tr.n) from picked tr),
-        coalesce((select tracking_requests from account_shipment_counts where account_id = $1), 0),
+        coalesce((select sum(tracking_requests)::int from account_shipment_counts where account_id = $1), 0),
         ${withShipments ? shipments : 'null::text'}`,
     );
     pages.set(key, st);

@@ -32,6 +32,13 @@ const QUEUES: readonly Queue[] = [
     due: 'next_attempt_at',
     open: sql<boolean>`delivery_status = 'pending'`,
   },
+  {
+    kind: 'document',
+    // src/db/schema.ts does not type the documents table yet: the cast goes when it does.
+    table: 'documents',
+    due: 'next_process_at',
+    open: sql<boolean>`next_process_at is not null`,
+  },
 ];
 
 export interface QueueStats {

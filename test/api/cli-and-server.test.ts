@@ -63,6 +63,16 @@ for (const engine of ENGINES) {
         assert.ok(!listed.stdout.includes(acct.api_key), 'list never prints secrets');
         const revoked = await runNode(['src/cli/main.ts', 'api-keys', 'revoke', second.api_key_id], s.env);
         assert.equal(revoked.code, 0, revoked.stderr);
+        // A lost key is found again from the account list: id, name, created, keys not revoked.
+        const accounts = await runNode(['src/cli/main.ts', 'accounts', 'list', '--json'], s.env);
+        assert.equal(accounts.code, 0, accounts.stderr);
+        assert.deepEqual(
+          JSON.parse(accounts.stdout).map(({ created_at, ...a }: { created_at: string }) => {
+            assert.ok(!Number.isNaN(Date.parse(created_at)));
+            return a;
+          }),
+          [{ account_id: acct.account_id, name: 'Acme Imports', live_keys: 1 }],
+        );
         const bad = await runNode(
           ['src/cli/main.ts', 'api-keys', 'revoke', '00000000-0000-4000-8000-000000000000'],
           s.env,
@@ -84,6 +94,11 @@ for (const engine of ENGINES) {
         try {
           await server.waitFor(/Server listening/);
           assert.doesNotMatch(server.output(), /api key:/, 'no default account when accounts exist');
+          // …but the way to a new key, with the account's id.
+          assert.match(
+            server.output(),
+            new RegExp(`npm run cli -- api-keys create --account ${acct.account_id}   \\(Acme Imports\\)`),
+          );
           const get = (key: string) =>
             fetch(`http://127.0.0.1:${port}/v2/tracking_requests`, {
               headers: { authorization: `Token ${key}` },

@@ -305,7 +305,14 @@ for (const engine of ENGINES) {
       assert.equal(byOriginal['TRANSPORT DEPA'].attributes.event, 'vessel_departed');
       const eta = data.find((r) => r.attributes.payload.eventID === `${s1.number}-eta-2`);
       assert.equal(eta.attributes.estimated, true);
-      assert.equal(eta.attributes.event, null);
+      // An estimated arrival at the POD has the product's name too (issue 28), and when it will occur.
+      assert.equal(eta.attributes.event, 'vessel_arrived');
+      assert.equal(eta.attributes.will_occur_at, '2024-04-08T06:00:00.000Z');
+      assert.equal(eta.attributes.data_source, 'shipping_line');
+      assert.equal(eta.attributes.data_provider_code, 'HLCU');
+      assert.deepEqual(eta.relationships.container.data, { type: 'container', id });
+      const inlandEta = data.find((r) => r.attributes.payload.eventID === `${s1.number}-inland-eta`);
+      if (inlandEta) assert.notEqual(inlandEta.attributes.event, 'transshipment_arrived');
       assert.equal(eta.attributes.estimated_at, '2024-04-08T06:00:00.000Z');
       assert.equal(eta.attributes.actual_at, null);
       const conf = byOriginal['SHIPMENT CONF'];

@@ -37,7 +37,7 @@ for (const engine of ENGINES) {
           res.body,
           /http_request_duration_seconds_count\{route="\/v2\/shipping_lines",method="GET",status="401"\} 1/,
         );
-        for (const kind of ['tracking_request', 'shipment_refresh', 'webhook_notification']) {
+        for (const kind of ['tracking_request', 'shipment_refresh', 'webhook_notification', 'document']) {
           assert.match(res.body, new RegExp(`work_due\\{kind="${kind}"\\} 0`));
           assert.match(res.body, new RegExp(`work_oldest_due_seconds\\{kind="${kind}"\\}`));
         }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { portByLocode, terminalBySmdg } from '../../src/reference/data.ts';
+import { portByLocode, terminalBySmdg, terminalsAtPort } from '../../src/reference/data.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { seedVessel, VESSEL } from '../helpers/seed.ts';
@@ -24,6 +24,7 @@ for (const engine of ENGINES) {
           id: rtm.id,
           type: 'port',
           attributes: {
+            id: rtm.id,
             name: 'Rotterdam',
             code: 'NLRTM',
             state_abbr: 'ZH',
@@ -32,6 +33,10 @@ for (const engine of ENGINES) {
             time_zone: 'Europe/Amsterdam',
             latitude: 51.91667,
             longitude: 4.5,
+          },
+          // Its terminals, as the live service lists them (issue 28).
+          relationships: {
+            terminals: { data: terminalsAtPort('NLRTM').map((x) => ({ type: 'terminal', id: x.id })) },
           },
           links: { self: `/v2/ports/${rtm.id}` },
         });
@@ -77,6 +82,14 @@ for (const engine of ENGINES) {
         assert.equal(d.attributes.city, null);
         assert.deepEqual(d.relationships.port.data, { type: 'port', id: portByLocode('NLRTM')!.id });
         assert.equal(d.links.self, `/v2/terminals/${dde.id}`);
+        // As the live service (issue 28): its id among the attributes, what is known there, its kind.
+        assert.equal(d.attributes.id, dde.id);
+        assert.equal(d.attributes.facility_type, 'ocean_terminal');
+        assert.equal(
+          d.attributes.provided_data.available_for_pickup,
+          false,
+          'no terminal connection configured',
+        );
       }
       const firms = await t.request('GET', '/v2/terminals/AEJEA:AEJEADPWJ2');
       assert.equal(firms.status, 200);

@@ -39,7 +39,11 @@ for (const engine of ENGINES) {
     const find = async (q: string, key?: string) => {
       const res = await t.request('GET', `/v2/search?query=${encodeURIComponent(q)}`, key ? { key } : {});
       assert.equal(res.status, 200, res.text);
-      return res.body.data as any[];
+      // Every hit a search_result as the live service answers (issue 28); entity_type says what.
+      for (const h of res.body.data) assert.equal(h.type, 'search_result');
+      assert.match(res.body.links.self, /\/v2\/search\?query=/);
+      assert.match(res.body.links.current, /\/v2\/search\?page%5Bnumber%5D=1&query=/);
+      return (res.body.data as any[]).map((h) => ({ ...h, type: h.attributes.entity_type }));
     };
 
     test('a B/L finds its shipment first (exact before partial), not the request that created it', async () => {

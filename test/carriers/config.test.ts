@@ -145,7 +145,7 @@ describe('carrier config', () => {
     [
       'adapter',
       (e) => (e.adapter = 'maersk-v3'),
-      'carriers[0] (HLCU).adapter: must be one of dcsa-tnt-v2, got "maersk-v3"',
+      'carriers[0] (HLCU).adapter: must be one of dcsa-tnt-v2, dcsa-tnt-v3, got "maersk-v3"',
     ],
     ['base_url missing', (e) => delete e.base_url, 'carriers[0] (HLCU).base_url: required, an http(s) URL'],
     [
@@ -161,12 +161,12 @@ describe('carrier config', () => {
     [
       'auth missing',
       (e) => delete e.auth,
-      'carriers[0] (HLCU).auth: required, an object with a type of "headers" or "oauth2_client_credentials"',
+      'carriers[0] (HLCU).auth: required, an object with a type of "headers", "oauth2_client_credentials" or "oauth2_private_key_jwt"',
     ],
     [
       'auth type',
       (e) => (e.auth = { type: 'basic' }),
-      'carriers[0] (HLCU).auth.type: must be "headers" or "oauth2_client_credentials", got "basic"',
+      'carriers[0] (HLCU).auth.type: must be "headers", "oauth2_client_credentials" or "oauth2_private_key_jwt", got "basic"',
     ],
     [
       'headers empty',
@@ -259,7 +259,27 @@ describe('carrier config', () => {
     [
       'unknown field',
       (e) => (e.requests_per_min = 10),
-      'carriers[0] (HLCU).requests_per_min: unknown field (allowed: scac, adapter, base_url, auth, requests_per_minute, number_types, timeout_ms)',
+      'carriers[0] (HLCU).requests_per_min: unknown field (allowed: scac, adapter, base_url, auth, requests_per_minute, number_types, timeout_ms, api_version, paging_header, not_found, updated_since, full_read_interval_ms, requires_equipment)',
+    ],
+    [
+      'not_found rule',
+      (e) => (e.not_found = ['404', 'nope']),
+      'carriers[0] (HLCU).not_found[1]: must be an HTTP status from 300 to 599, optionally "status: reason text", got "nope"',
+    ],
+    [
+      'updated_since on 2.2',
+      (e) => (e.updated_since = true),
+      'carriers[0] (HLCU).updated_since: only the dcsa-tnt-v3 adapter can ask for changes since a time',
+    ],
+    [
+      'paging_header',
+      (e) => (e.paging_header = 'Next Page'),
+      'carriers[0] (HLCU).paging_header: must be a header name, got "Next Page"',
+    ],
+    [
+      'requires_equipment',
+      (e) => (e.requires_equipment = ['container']),
+      'carriers[0] (HLCU).requires_equipment: must be a list of booking_number, bill_of_lading, got ["container"]',
     ],
   ];
   for (const [name, change, expected] of cases) {
@@ -285,5 +305,33 @@ describe('carrier config', () => {
       },
     );
     assert.equal(problemsFor(() => {}).length, 0);
+  });
+
+  it('a 3.0.0 entry: the standard by default, per-carrier differences when given', () => {
+    const [plain, quirky] = parseCarriersConfig(
+      JSON.stringify([
+        { ...valid(), adapter: 'dcsa-tnt-v3' },
+        {
+          ...valid(),
+          scac: 'MAEU',
+          adapter: 'dcsa-tnt-v3',
+          api_version: '3.0.0-Beta-2',
+          paging_header: 'Next-Page',
+          not_found: ['404', '400: unknown reference'],
+          updated_since: false,
+          requires_equipment: ['booking_number'],
+        },
+      ]),
+      { format: 'json' },
+    );
+    assert.equal(plain?.protocol, undefined);
+    assert.deepEqual(quirky?.protocol, {
+      api_version: '3.0.0-Beta-2',
+      paging_header: 'Next-Page',
+      not_found: [{ status: 404 }, { status: 400, reason: 'unknown reference' }],
+      updated_since: false,
+      full_read_interval_ms: 21_600_000,
+      requires_equipment: ['booking_number'],
+    });
   });
 });

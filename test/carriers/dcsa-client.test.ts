@@ -6,7 +6,6 @@ import {
   createDcsaClient,
   type DcsaClientOptions,
   type FetchResult,
-  parseRetryAfter,
 } from '../../src/carriers/dcsa/client.ts';
 import { createRateBudget } from '../../src/carriers/rate-budget.ts';
 import type { LookupResult } from '../../src/carriers/types.ts';
@@ -279,15 +278,6 @@ describe('DCSA client: 429 and Retry-After', () => {
       'shipping_line_unreachable',
     );
     assert.equal(stub.requests.length, 3);
-  });
-
-  it('parseRetryAfter', () => {
-    assert.equal(parseRetryAfter('5', 0), 5000);
-    assert.equal(parseRetryAfter('1.5', 0), 1500);
-    assert.equal(parseRetryAfter(null, 0), null);
-    assert.equal(parseRetryAfter('soon', 0), null);
-    assert.equal(parseRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 4000), 6000);
-    assert.equal(parseRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 20_000), 0);
   });
 });
 

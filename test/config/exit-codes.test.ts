@@ -57,6 +57,11 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ PUBLIC_BASE_URL: 'https://x.example/app' }, /PUBLIC_BASE_URL must be an origin/],
   [{ PUBLIC_BASE_URL: 'track.example.com' }, /PUBLIC_BASE_URL must be a URL/],
   [{ BODY_LIMIT_BYTES: '1e6' }, /BODY_LIMIT_BYTES must be an integer .*"1e6"/],
+  [{ DATABASE_PREPARED_STATEMENTS: 'always' }, /DATABASE_PREPARED_STATEMENTS must be one of auto, off/],
+  [{ DATABASE_LISTEN_URL: 'mysql://db/x' }, /DATABASE_LISTEN_URL must start with postgres:\/\//],
+  [{ EMBEDDED_IDLE_IN_TRANSACTION_MS: '-1' }, /EMBEDDED_IDLE_IN_TRANSACTION_MS must be an integer/],
+  [{ IMPORT_MAX_ROWS: '0' }, /IMPORT_MAX_ROWS must be an integer/],
+  [{ IMPORT_MAX_BYTES: '1MB' }, /IMPORT_MAX_BYTES must be an integer/],
   [{ RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /RATE_LIMIT_CREATE_PER_MINUTE must be an integer/],
   [{ RATE_LIMIT_DEFAULT_PER_MINUTE: '-5' }, /RATE_LIMIT_DEFAULT_PER_MINUTE must be an integer/],
   [{ RATE_LIMIT_INFER_PER_MINUTE: 'many' }, /RATE_LIMIT_INFER_PER_MINUTE must be an integer/],
@@ -82,6 +87,14 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ SMTP_HOST: 'not a host' }, /SMTP_HOST must be an IP address or a host name/],
   [{ INBOUND_EMAIL_DOMAIN: 'bad domain!' }, /INBOUND_EMAIL_DOMAIN must be an IP address or a host name/],
   [{ SMTP_MAX_BYTES: '1' }, /SMTP_MAX_BYTES must be an integer/],
+  [{ SMTP_OUT_URL: 'http://mail.example.com' }, /SMTP_OUT_URL must start with smtp:\/\/ or smtps:\/\//],
+  [{ SMTP_OUT_URL: 'smtp://u:hunter2@mail.example.com?tls=maybe' }, /SMTP_OUT_URL: the only query parameter/],
+  [{ ALERT_FROM: 'not an address' }, /ALERT_FROM must be an e-mail address/],
+  [{ ALERT_MAX_RECIPIENTS: '0' }, /ALERT_MAX_RECIPIENTS must be an integer between 1 and 1000/],
+  [{ ALERT_MAX_RULES: 'many' }, /ALERT_MAX_RULES must be an integer/],
+  [{ ALERT_DIGEST_MAX_EVENTS: '0' }, /ALERT_DIGEST_MAX_EVENTS must be an integer/],
+  [{ ALERT_CONCURRENCY: '0' }, /ALERT_CONCURRENCY must be an integer/],
+  [{ ALERT_RETRY_SCHEDULE: '5s,soon' }, /ALERT_RETRY_SCHEDULE: /],
   [{ RESPONSE_CACHE_MB: '99999' }, /RESPONSE_CACHE_MB must be an integer between 0 and 4096/],
   [{ RESPONSE_CACHE_TTL_MS: '0' }, /RESPONSE_CACHE_TTL_MS must be an integer/],
   [{ ROLE: 'boss' }, /--role \/ ROLE must be one of api, worker, all/],
@@ -128,7 +141,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ CARRIERS_CONFIG: file('map.yaml', 'scac: MAEU\n') }, /map\.yaml: must be a list of carrier/],
   [
     { CARRIERS_CONFIG: file('adapter.yaml', CARRIER({ adapter: 'soap-v1' })), MAEU_KEY: 'k' },
-    /adapter\.yaml: carriers\[0\] \(MAEU\)\.adapter: must be one of dcsa-tnt-v2, got "soap-v1"/,
+    /adapter\.yaml: carriers\[0\] \(MAEU\)\.adapter: must be one of dcsa-tnt-v2, dcsa-tnt-v3, got "soap-v1"/,
   ],
   [
     { CARRIERS_CONFIG: file('scac.yaml', CARRIER({ scac: 'M4EU' })), MAEU_KEY: 'k' },
@@ -297,7 +310,7 @@ describe('configuration errors exit 2 naming the variable', () => {
   test('the CLI refuses a bad command line with exit 2, before it opens the database', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const cases: [string[], RegExp][] = [
-      [['accounts', 'list'], /Unknown command: accounts list[\s\S]*Usage: npm run cli/],
+      [['accounts', 'remove'], /Unknown command: accounts remove[\s\S]*Usage: npm run cli/],
       [['seed'], /seed needs --account <account id>/],
       [['seed', '--account', id, '--shipments', 'many'], /--shipments must be a positive integer/],
       [['accounts', 'show', 'nobody'], /accounts show needs an account id/],

@@ -63,6 +63,22 @@ describe('configuration schema', () => {
     }
   });
 
+  it('where the change feed listens: DATABASE_LISTEN_URL, else DATABASE_URL unless prepared statements are off', () => {
+    const url = 'postgres://u@pool:6432/db';
+    const direct = 'postgres://u@db:5432/db';
+    const listen = (env: Record<string, string>) =>
+      loadConfig({ DATABASE_URL: url, ...env }).databaseListenUrl;
+    assert.equal(listen({}), url);
+    assert.equal(listen({ DATABASE_PREPARED_STATEMENTS: 'off' }), null);
+    assert.equal(listen({ DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_LISTEN_URL: direct }), direct);
+    assert.equal(loadConfig({}).databasePreparedStatements, 'auto');
+    assert.throws(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'named' }), ConfigError);
+    assert.throws(
+      () => loadConfig({ DATABASE_LISTEN_URL: direct }),
+      /DATABASE_LISTEN_URL needs DATABASE_URL/,
+    );
+  });
+
   it('environment(): overrides over the process environment over defaults', () => {
     const name = 'CONFIG_SCHEMA_TEST_UNSET_VARIABLE';
     assert.equal(environment({}, { [name]: 'd' })[name], 'd');

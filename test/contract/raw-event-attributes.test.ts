@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RawEventRow } from '../../src/shipments/containers/queries.ts';
 import { RAW_EVENT_NAMES, serializeRawEvent } from '../../src/shipments/containers/serializer.ts';
+import { REFERENCE_OPENAPI } from '../helpers/reference.ts';
 import { loadReference } from './reference-schema.ts';
 
 // Issue 13 (6): a raw event's `event` is one of the reference document's names or null, whatever
@@ -36,7 +37,7 @@ const attrs = (r: RawEventRow, c: ReturnType<typeof ctx>) =>
   serializeRawEvent(r, 0, c).attributes as Record<string, unknown>;
 
 describe('raw event attributes against the reference enum', () => {
-  test("our names are the document's names", () => {
+  test("our names are the document's names", { skip: REFERENCE_OPENAPI.skip }, () => {
     const { doc } = loadReference();
     const documented = doc.components.schemas.raw_event.properties.attributes.properties.event.enum;
     assert.deepEqual([...RAW_EVENT_NAMES].sort(), documented.filter((x: unknown) => x !== null).sort());

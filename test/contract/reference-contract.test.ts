@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { recordDomainEvents } from '../../src/domain-events/record.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
+import { REFERENCE_OPENAPI } from '../helpers/reference.ts';
 import { seedShipment, VESSEL } from '../helpers/seed.ts';
 import {
   includedValidators,
@@ -11,9 +12,10 @@ import {
   type RefOperation,
   responseValidators,
   withIntent,
+  withLive,
 } from './reference-schema.ts';
 
-// Issue 13 (6): every operation of the reference document (../shared/reference/openapi.json)
+// Issue 13 (6): every operation of the reference document (openapi.json, test/helpers/reference.ts)
 // called against a running server with real records; every response must be a documented
 // status whose body validates against the reference's schema. Documents and routing are other
 // issues. Where the document has an evident bug, `withIntent` corrects it (docs/api-notes.md);
@@ -37,10 +39,13 @@ const data = (type: string, attributes: Record<string, unknown>, extra: Record<s
 });
 
 for (const engine of ENGINES) {
-  describe(`reference contract [${engine}]`, () => {
+  describe(`reference contract [${engine}]`, { skip: REFERENCE_OPENAPI.skip }, () => {
+    // Some Node versions build a skipped suite's body: read the document only when it is there.
+    if (REFERENCE_OPENAPI.skip) return;
     let t: TestApp;
-    // The operations of the corrected document: their responses carry the intent patches.
-    const fixed = withIntent(loadReference().doc);
+    // The operations of the corrected document: their responses carry the intent patches and the
+    // live service's differences (LIVE_OVER_DOCUMENT, docs/api-notes.md "Live over document").
+    const fixed = withLive(withIntent(loadReference().doc));
     const ops = operationsOf(fixed);
     const validatorOf = responseValidators(fixed);
     const includedValidatorOf = includedValidators(fixed);

@@ -16,7 +16,7 @@ import { represent } from '../../src/documents/extract/represent.ts';
 import { findSchema, schemaPayloadOf } from '../../src/documents/extract/schemas.ts';
 import { detectFileKind } from '../../src/documents/file-type.ts';
 import { readFile } from '../../src/documents/read/read.ts';
-import { signV4 } from '../../src/documents/s3.ts';
+import { s3Client } from '../../src/documents/s3.ts';
 import { containerNumber } from '../helpers/doc-content.ts';
 import { fixtureSet, flatten, score } from '../helpers/doc-fixtures.ts';
 import fc from '../helpers/fast-check.ts';
@@ -130,23 +130,27 @@ describe('document extraction (pure)', () => {
     assert.equal(findSchema('packing_list@1999-01-01'), undefined);
   });
 
-  test('S3 requests are signed as AWS documents it (SigV4 GET example)', () => {
-    const auth = signV4({
-      method: 'GET',
-      url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
-      headers: {
-        host: 'examplebucket.s3.amazonaws.com',
-        range: 'bytes=0-9',
-        'x-amz-content-sha256': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-        'x-amz-date': '20130524T000000Z',
-      },
-      payloadHash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  test('S3 requests are signed as AWS documents it (SigV4 GET example)', async () => {
+    const client = s3Client({
+      endpoint: null,
+      bucket: null,
       region: 'us-east-1',
       accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
       secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-      amzDate: '20130524T000000Z',
     });
-    assert.match(auth, /Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41$/);
+    const signed = await client.sign('https://examplebucket.s3.amazonaws.com/test.txt', {
+      method: 'GET',
+      headers: {
+        range: 'bytes=0-9',
+        'x-amz-content-sha256': 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      },
+      // aws4fetch leaves range out of the signature unless told (our requests send none).
+      aws: { datetime: '20130524T000000Z', allHeaders: true },
+    });
+    assert.match(
+      signed.headers.get('authorization') ?? '',
+      /Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41$/,
+    );
   });
 
   test('text-PDF fixtures: classified right, payloads valid against their schema, field precision and recall at least 95%', async () => {

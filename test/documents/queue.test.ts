@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { claimDueDocuments, lockDocumentLease } from '../../src/documents/claims.ts';
+import { claimDueDocuments, DOCUMENTS } from '../../src/documents/claims.ts';
 import { processDocument } from '../../src/documents/process.ts';
 import { createDocument } from '../../src/documents/service.ts';
 import { createStorage } from '../../src/documents/storage.ts';
-import { LeaseLost } from '../../src/worker/leases.ts';
+import { LeaseLost, lockLease } from '../../src/worker/leases.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { transportDoc } from '../helpers/doc-content.ts';
@@ -61,7 +61,7 @@ for (const engine of ENGINES) {
         [d.id],
       );
       await assert.rejects(
-        t.database.db.transaction().execute((tx) => lockDocumentLease(tx, d.id, 'worker-a')),
+        t.database.db.transaction().execute((tx) => lockLease(tx, DOCUMENTS, d.id, 'worker-a')),
         LeaseLost,
       );
       const deps = {

@@ -1,14 +1,14 @@
 // Every attribute and relationship of the reference's shipment, container and transport_event
-// schemas (../shared/reference/openapi.json; skipped where that copy is absent) is served by ours;
+// schemas (openapi.json, test/helpers/reference.ts; skipped, saying so, where it is absent) is served by ours;
 // the extras are the documented ones.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ContainerSchema, TransportEventSchema } from '../../src/shipments/containers/serializer.ts';
 import { ShipmentSchema } from '../../src/shipments/serializer.ts';
+import { REFERENCE_OPENAPI } from '../helpers/reference.ts';
 
-const REFERENCE = new URL('../../../shared/reference/openapi.json', import.meta.url);
 type Obj = { properties: Record<string, { properties?: Record<string, unknown> }> };
 const keys = (s: Obj, part: 'attributes' | 'relationships') =>
   Object.keys(s.properties[part]?.properties ?? {});
@@ -23,12 +23,20 @@ const EXTRAS: Record<string, string[]> = {
     'pol_vessel_loaded_at',
     'pol_vessel_departed_at',
     'delivered_at',
+    // Served by the live service though absent from its document (docs/api-notes.md, "Live over document").
+    'rail_last_tracking_request_at',
+    'ind_facility_holds',
+    'ind_facility_fees',
+    'ssl_lfd',
   ],
   transport_event: ['invalidated_at'],
 };
 
-describe('attributes against the reference document', { skip: !existsSync(REFERENCE) }, () => {
-  const ref = existsSync(REFERENCE) ? JSON.parse(readFileSync(REFERENCE, 'utf8')).components.schemas : {};
+describe('attributes against the reference document', { skip: REFERENCE_OPENAPI.skip }, () => {
+  // Some Node versions build a skipped suite's body: read the document only when it is there.
+  const ref = REFERENCE_OPENAPI.skip
+    ? {}
+    : JSON.parse(readFileSync(REFERENCE_OPENAPI.url, 'utf8')).components.schemas;
   const ours: Record<string, Obj> = {
     shipment: ShipmentSchema as unknown as Obj,
     container: ContainerSchema as unknown as Obj,

@@ -17,11 +17,12 @@ for (const engine of ENGINES) {
     });
     after(() => app.close());
 
-    const track = async (number: string) => {
+    const track = async (number: string, request_type = 'bill_of_lading', key = t.key) => {
       const res = await t.request('POST', '/v2/tracking_requests', {
-        body: trBody({ request_type: 'bill_of_lading', request_number: number, scac: 'TEST' }),
+        key,
+        body: trBody({ request_type, request_number: number, scac: 'TEST' }),
       });
-      assert.equal(res.status, 201);
+      assert.equal(res.status, 201, res.text);
       return res.body.data.id as string;
     };
 
@@ -58,6 +59,24 @@ for (const engine of ENGINES) {
         .where('event', '=', 'tracking_request.succeeded')
         .execute();
       assert.equal(succeeded.length, 1);
+    });
+
+    test('the test numbers are taken as every request type, containers too (issue 28)', async () => {
+      // An account per type: a tracked number is a duplicate whatever its type.
+      for (const type of ['booking_number', 'container']) {
+        const { key } = await t.newAccount(type);
+        const ok = await track('TEST-TR-SUCCEEDED', type, key);
+        const failing = await track('test-tr-failed', type, key);
+        worker.wake();
+        const statusOf = async (id: string) =>
+          (await t.request('GET', `/v2/tracking_requests/${id}`, { key })).body.data.attributes.status;
+        await eventually(async () => (await statusOf(failing)) === 'failed');
+        const status = await eventually(async () => {
+          const s = await statusOf(ok);
+          return s !== 'pending' && s;
+        });
+        assert.ok(['created', 'tracking_stopped'].includes(status), `${type}: ${status}`);
+      }
     });
 
     test('TEST-TR-FAILED fails', async () => {

@@ -7,15 +7,14 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ENGINES } from '../helpers/db.ts';
 import { eventually } from '../helpers/engine.ts';
-import { short, useScenarioRig } from '../helpers/scenario-rig.ts';
+import { RIGS, short, useScenarioRig } from '../helpers/scenario-rig.ts';
 
 const T = 'container.transport.';
 
-for (const engine of ENGINES) {
-  describe(`tracking life cycle scenarios end to end through the simulator process [${engine}]`, () => {
-    const rig = useScenarioRig(engine);
+for (const [engine, adapter] of RIGS) {
+  describe(`tracking life cycle scenarios end to end through the simulator process [${engine}, ${adapter}]`, () => {
+    const rig = useScenarioRig(engine, { adapter });
 
     test('three containers (SIMBL3C): each created, each moved by the shared transport events', async () => {
       const s = await rig.track('SIMBL3C0001', 'bill_of_lading');

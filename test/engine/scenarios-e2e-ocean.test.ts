@@ -8,8 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ENGINES } from '../helpers/db.ts';
-import { short, type Tracked, useScenarioRig } from '../helpers/scenario-rig.ts';
+import { RIGS, short, type Tracked, useScenarioRig } from '../helpers/scenario-rig.ts';
 
 const T = 'container.transport.';
 
@@ -21,9 +20,9 @@ async function podTerminalOf(s: Tracked): Promise<{ id: string; code: string } |
   return { id: ref.id, code: terminal?.attributes.smdg_code ?? terminal?.attributes.firms_code };
 }
 
-for (const engine of ENGINES) {
-  describe(`ocean scenarios end to end through the simulator process [${engine}]`, () => {
-    const rig = useScenarioRig(engine);
+for (const [engine, adapter] of RIGS) {
+  describe(`ocean scenarios end to end through the simulator process [${engine}, ${adapter}]`, () => {
+    const rig = useScenarioRig(engine, { adapter });
 
     test("direct (SIMBL1C, tracked by container): the carrier's B/L, an on-board call that is no transshipment, arrival, empty return", async () => {
       const s = await rig.track('SIMU1000007', 'container');

@@ -6,8 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ENGINES } from '../helpers/db.ts';
-import { short, type Tracked, useScenarioRig } from '../helpers/scenario-rig.ts';
+import { RIGS, short, type Tracked, useScenarioRig } from '../helpers/scenario-rig.ts';
 
 const T = 'container.transport.';
 
@@ -19,9 +18,9 @@ async function podTerminal(s: Tracked): Promise<{ id: string; code: string } | n
   return { id: ref.id, code: terminal?.attributes.smdg_code };
 }
 
-for (const engine of ENGINES) {
-  describe(`re-plan scenarios end to end through the simulator process [${engine}]`, () => {
-    const rig = useScenarioRig(engine);
+for (const [engine, adapter] of RIGS) {
+  describe(`re-plan scenarios end to end through the simulator process [${engine}, ${adapter}]`, () => {
+    const rig = useScenarioRig(engine, { adapter });
 
     test('ETA slips (SIMETA): each revision moves pod_eta_at and is announced; the original ETA stays', async () => {
       const s = await rig.track('SIMETA0001', 'bill_of_lading');

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/accounts/service.ts';
-import { buildApp } from '../../src/app.ts';
+import { type BuildOptions, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Engine } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -37,10 +37,12 @@ export async function startTestApp(
   engine: Engine,
   env: Record<string, string> = {},
   shared?: { database: TestDatabase },
+  /** e.g. a logger whose lines the test reads. */
+  options: BuildOptions = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const database = shared?.database ?? (await createTestDatabase(engine));
-  const app = await buildApp({ config, database, baseUrl: '' });
+  const app = await buildApp({ config, database, baseUrl: '' }, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

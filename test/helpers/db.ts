@@ -19,6 +19,23 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** An empty PostgreSQL database of its own (not migrated), on TEST_DATABASE_URL's server. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  return { url: withDatabase(admin, name), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, migrated database of its own for a test file or test. */
 export async function createTestDatabase(
   engine: Engine,
@@ -29,13 +46,7 @@ export async function createTestDatabase(
     await migrate(database);
     return { ...database, url: null, destroy: () => database.close() };
   }
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = withDatabase(admin, name);
+  const { url, drop } = await createEmptyPostgresDatabase();
   const database = await openPostgres(url, opts.poolSize ?? 10);
   await migrate(database);
   let closed = false;
@@ -53,10 +64,7 @@ export async function createTestDatabase(
         closed = true;
         await database.close();
       }
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await drop();
     },
   };
 }

@@ -24,8 +24,25 @@ export interface Spawned {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export function spawnNode(args: string[], env: Record<string, string | undefined>): Spawned {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
+/**
+ * Starts `node args`. With `group`, as a supervisor's wrapper runs it: under a shell that waits
+ * for it, in a process group of its own, and kill() signals the whole group (the shell, node and
+ * its children); `exited` is then the shell's exit, while node may still be listed in /proc.
+ */
+export function spawnNode(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { group?: boolean } = {},
+): Spawned {
+  const child = opts.group
+    ? // `; exit $?` keeps the shell from exec'ing node: it stays node's parent, as `npm` does.
+      spawn('sh', ['-c', '"$0" "$@"; exit $?', process.execPath, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: 'pipe',
+        detached: true,
+      })
+    : spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {
@@ -39,7 +56,14 @@ export function spawnNode(args: string[], env: Record<string, string | undefined
     child,
     output: () => out,
     exited,
-    kill: (signal = 'SIGTERM') => child.kill(signal),
+    kill: (signal = 'SIGTERM') => {
+      if (!opts.group) child.kill(signal);
+      else if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {}
+      }
+    },
     // A first start initialises PGlite, which takes 20 s and more on a loaded 2-core machine.
     waitFor(re, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@ import { parseCarriersConfig } from '../../src/config/carriers.ts';
 import type { Engine as DbEngine } from '../../src/db/database.ts';
 import type { Engine } from '../../src/engine/start.ts';
 import { startTestApp, type TestApp, trBody } from './app.ts';
+import { ENGINES } from './db.ts';
 import { eventually, FAST_ENGINE_ENV, startTestEngine } from './engine.ts';
 import { startReceiver } from './receiver.ts';
 import { spawnSimulator } from './simulator.ts';
@@ -18,6 +19,12 @@ import { LOOPBACK_WEBHOOKS } from './worker-app.ts';
 // gets is the scenario's own.
 
 const SCAC = 'MAEU';
+
+/** Every scenario suite runs through each DCSA adapter: the simulator speaks both versions. */
+export const ADAPTERS = ['dcsa-tnt-v2', 'dcsa-tnt-v3'] as const;
+export type RigAdapter = (typeof ADAPTERS)[number];
+/** Each engine with each adapter: what a scenario suite iterates. */
+export const RIGS = ENGINES.flatMap((engine) => ADAPTERS.map((adapter) => [engine, adapter] as const));
 
 export const SCENARIO_ENV: Record<string, string> = {
   ...FAST_ENGINE_ENV,
@@ -69,6 +76,8 @@ export interface Tracked {
 }
 
 export interface RigOptions {
+  /** The CARRIERS_CONFIG adapter between the engine and the simulator (default dcsa-tnt-v2). */
+  adapter?: RigAdapter;
   /** Settings on top of SCENARIO_ENV. */
   env?: Record<string, string>;
   /** More worker options, given the simulator's origin (e.g. a terminal feed it serves). */
@@ -83,6 +92,7 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
   let proxy: { url: string; close(): Promise<void> };
   let worker: Engine;
   const withoutPlan = new Set<string>();
+  const planPublishedLate = new Set<string>();
   const scrambled = new Set<string>();
   let day = 0;
   let n = 0;
@@ -98,15 +108,17 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
     day = 0;
     sim = await spawnSimulator(['--header', 'x-api-key: sim-secret']);
     withoutPlan.clear();
+    planPublishedLate.clear();
     scrambled.clear();
-    proxy = await startAnswerFilter(sim.url, { withoutPlan, scrambled });
+    proxy = await startAnswerFilter(sim.url, { withoutPlan, planPublishedLate, scrambled });
     const carriers = buildCarrierRegistry(
       parseCarriersConfig(
         JSON.stringify([
           {
             scac: SCAC,
-            adapter: 'dcsa-tnt-v2',
-            base_url: proxy.url,
+            adapter: options.adapter ?? 'dcsa-tnt-v2',
+            // The simulator serves 3.0.0 at /v3/events; the 2.2 client appends /v2/events itself.
+            base_url: options.adapter === 'dcsa-tnt-v3' ? `${proxy.url}/v3` : proxy.url,
             auth: { type: 'headers', headers: { 'x-api-key': 'sim-secret' } },
             requests_per_minute: 100000,
             number_types: ['bill_of_lading', 'booking_number', 'container'],
@@ -136,7 +148,7 @@ export function useScenarioRig(engine: DbEngine, options: RigOptions = {}): Rig 
     receiverUrl: (path) => rx.url(path),
     hidePlan(number, hidden) {
       if (hidden) withoutPlan.add(number.toUpperCase());
-      else withoutPlan.delete(number.toUpperCase());
+      else if (withoutPlan.delete(number.toUpperCase())) planPublishedLate.add(number.toUpperCase());
     },
     scramble(number, on) {
       if (on) scrambled.add(number.toUpperCase());
@@ -283,22 +295,37 @@ const HOP_BY_HOP = new Set([
  */
 async function startAnswerFilter(
   target: string,
-  numbers: { withoutPlan: ReadonlySet<string>; scrambled: ReadonlySet<string> },
+  numbers: {
+    withoutPlan: ReadonlySet<string>;
+    planPublishedLate: ReadonlySet<string>;
+    scrambled: ReadonlySet<string>;
+  },
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     try {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers))
         if (typeof v === 'string' && k !== 'host' && !HOP_BY_HOP.has(k)) headers[k] = v;
-      const upstream = await fetch(`${target}${req.url}`, { method: req.method ?? 'GET', headers });
-      let body = await upstream.text();
-      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const url = new URL(req.url ?? '/', 'http://x');
+      const query = url.searchParams;
       const about = (set: ReadonlySet<string>) => [...query.values()].some((v) => set.has(v.toUpperCase()));
+      // A plan published late is news to a 3.0.0 "changed since" question: the line would stamp
+      // it with the time it published it, which the simulator's events cannot know.
+      if (about(numbers.planPublishedLate)) query.delete('eventUpdatedDateTimeMin');
+      const upstream = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: req.method ?? 'GET',
+        headers,
+      });
+      let body = await upstream.text();
       if (upstream.status === 200 && (about(numbers.withoutPlan) || about(numbers.scrambled))) {
-        let events = JSON.parse(body) as Array<{ eventClassifierCode?: string }>;
-        if (about(numbers.withoutPlan)) events = events.filter((e) => e.eventClassifierCode === 'ACT');
+        // 2.2 answers a list, 3.0.0 {events: [...]} with the classifier in eventClassification.
+        type Ev = { eventClassifierCode?: string; eventClassification?: { eventClassifierCode?: string } };
+        const parsed = JSON.parse(body) as Ev[] | { events: Ev[] };
+        let events = Array.isArray(parsed) ? parsed : parsed.events;
+        const classifier = (e: Ev) => e.eventClassifierCode ?? e.eventClassification?.eventClassifierCode;
+        if (about(numbers.withoutPlan)) events = events.filter((e) => classifier(e) === 'ACT');
         if (about(numbers.scrambled)) events = events.reverse().flatMap((e) => [e, e]);
-        body = JSON.stringify(events);
+        body = JSON.stringify(Array.isArray(parsed) ? events : { events });
       }
       const out: Record<string, string> = {};
       upstream.headers.forEach((v, k) => {

@@ -7,11 +7,12 @@ import type { DB } from '../../src/db/schema.ts';
 import type { CarrierAdapter } from '../../src/engine/carrier.ts';
 import type { ClaimedRequest, ClaimedShipment } from '../../src/engine/claims.ts';
 import type { EngineDeps } from '../../src/engine/deps.ts';
+import { stopShipmentTracking } from '../../src/engine/line-tracking.ts';
 import { processShipmentRefresh } from '../../src/engine/refresh.ts';
 import { processTrackingRequest } from '../../src/engine/request.ts';
 import { ensureVessels, vesselKey } from '../../src/engine/vessels.ts';
 import { terminalBySmdg } from '../../src/reference/data.ts';
-import { stopShipmentTracking, updateShipment } from '../../src/shipments/queries.ts';
+import { updateShipment } from '../../src/shipments/queries.ts';
 import { batchedTrackingRequestInsert } from '../../src/tracking-requests/queries.ts';
 import { validateCreate } from '../../src/tracking-requests/validate.ts';
 import { checkDigit } from '../../src/util/iso6346.ts';
@@ -151,11 +152,20 @@ async function leaseShipment(db: Kysely<DB>, id: string): Promise<ClaimedShipmen
     .updateTable('shipments')
     .set({ lease_owner: OWNER, lease_expires_at: new Date(Date.now() + 60_000) })
     .where('id', '=', id)
-    .returning(['id', 'account_id', 'scac', 'request_type', 'normalized_number', 'refresh_failures'])
+    .returning([
+      'id',
+      'account_id',
+      'scac',
+      'request_type',
+      'normalized_number',
+      'refresh_failures',
+      'ref_numbers',
+    ])
     .executeTakeFirstOrThrow();
   return {
     ...(s as Pick<ClaimedShipment, 'id' | 'account_id' | 'scac' | 'request_type' | 'normalized_number'>),
     refresh_failures: s.refresh_failures,
+    ref_numbers: s.ref_numbers,
     engine_fingerprint: null,
     row_version: '',
     pod_eta_at: null,

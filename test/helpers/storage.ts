@@ -31,7 +31,7 @@ export function apiClient(port: number, key: string) {
         });
         return { status: res.status, body: await res.json() };
       } catch (err) {
-        if (i > 150) throw err;
+        if (i > 600) throw err;
         await new Promise((r) => setTimeout(r, 100));
       }
     }

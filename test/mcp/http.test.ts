@@ -64,7 +64,8 @@ for (const engine of ENGINES) {
 
     test('lists the reference tools with input schemas', async () => {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((x) => x.name).sort(), [...REFERENCE_TOOLS].sort());
+      // The reference's tools, then this service's own.
+      assert.deepEqual(tools.map((x) => x.name).sort(), [...REFERENCE_TOOLS, 'get_eta_history'].sort());
       for (const tool of tools) {
         assert.equal(tool.inputSchema.type, 'object', tool.name);
         assert.ok(tool.description && tool.description.length > 20, tool.name);
@@ -80,10 +81,11 @@ for (const engine of ENGINES) {
       const r = await call(client, 'search_container', { query: 'TEST-TR-SUCCEEDED', intent: 'find it' });
       assert.ok(!r.isError, r.text);
       // The server has GET /v2/search (issue 13), so the tool answers its ranked results: the
-      // shipment by its number, and each container by its own.
+      // shipment by its number, and each container by its own: search_result resources whose
+      // entity_type says which, as the live service answers (issue 28).
       assert.deepEqual(
-        r.data.results.map((s: any) => [s.type, s.id]),
-        [['shipment', mine.shipmentId]],
+        r.data.results.map((s: any) => [s.type, s.entity_type, s.id]),
+        [['search_result', 'shipment', mine.shipmentId]],
       );
       assert.match(r.text, /shipment TEST-TR-SUCCEEDED/);
       assert.ok(!r.text.includes(theirs.shipmentId));
@@ -91,7 +93,7 @@ for (const engine of ENGINES) {
         const number = (await t.request('GET', `/v2/containers/${id}`)).body.data.attributes.number;
         const byBox = await call(client, 'search_container', { query: number, intent: `box ${i}` });
         assert.deepEqual(
-          byBox.data.results.map((x: any) => [x.type, x.id]),
+          byBox.data.results.map((x: any) => [x.entity_type, x.id]),
           [['cargo', id]],
         );
       }

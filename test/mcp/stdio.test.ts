@@ -78,7 +78,7 @@ for (const engine of ENGINES) {
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        assert.equal(tools.length, 10);
+        assert.equal(tools.length, 11);
         assert.ok(tools.every((x) => x.inputSchema.type === 'object'));
         const r = (await client.callTool({
           name: 'search_container',
@@ -87,7 +87,7 @@ for (const engine of ENGINES) {
         assert.ok(!r.isError, JSON.stringify(r));
         // The server has GET /v2/search (issue 13), so the tool answers its ranked results.
         assert.deepEqual(
-          r.structuredContent.results.filter((x: any) => x.type === 'shipment').map((s: any) => s.id),
+          r.structuredContent.results.filter((x: any) => x.entity_type === 'shipment').map((s: any) => s.id),
           [mine.shipmentId],
         );
         const e = (await client.callTool({

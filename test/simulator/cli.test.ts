@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { it } from 'node:test';
+import { freePort, spawnNode } from '../helpers/process.ts';
 
 it('npm run carrier-sim entry point starts a simulator and stops on SIGTERM', async () => {
   const child = spawn(
@@ -34,5 +35,53 @@ it('npm run carrier-sim entry point starts a simulator and stops on SIGTERM', as
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     assert.equal(code, 0);
+  }
+});
+
+it('the carrier modes from the command line (docs/simulator.md, "Carrier modes")', async () => {
+  const proc = spawnNode(
+    [
+      'sim/main.ts',
+      '--port',
+      String(await freePort()),
+      '--require-equipment-with',
+      'carrierBookingReference',
+      '--api-version',
+      '1',
+      '--paging-header',
+      'X-Next',
+      '--requests-per-minute',
+      '5',
+      '--not-found-reason',
+      'no such shipment',
+    ],
+    {},
+  );
+  try {
+    const url = (await proc.waitFor(/carrier simulator: (http:\/\/\S+)/))[1]!;
+    const get = (q: string, version = '1') =>
+      fetch(`${url}?${q}&limit=2`, { headers: { 'API-Version': version } });
+    const noBox = await get('carrierBookingReference=BKGTSU200000');
+    assert.equal(noBox.status, 400);
+    assert.match(await noBox.text(), /must be combined with equipmentReference/);
+    const both = await get('carrierBookingReference=BKGTSU200000&equipmentReference=SIMU2000001');
+    assert.equal(both.status, 200);
+    assert.ok(both.headers.get('X-Next'));
+    assert.equal(both.headers.get('Next-Page'), null);
+    await both.body?.cancel();
+    const version = await get('transportDocumentReference=SIMTSU200000', '2');
+    assert.equal(version.status, 400);
+    assert.match(await version.text(), /API-Version 1 is required \(received 2\)/);
+    const unknown = await get('transportDocumentReference=SIMNONE1');
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /no such shipment/);
+    await (await get('transportDocumentReference=SIMNONE1')).body?.cancel();
+    const limited = await get('transportDocumentReference=SIMNONE1');
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('Retry-After')) > 50);
+    await limited.body?.cancel();
+  } finally {
+    proc.kill('SIGTERM');
+    await proc.exited;
   }
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { bundledReference } from '../helpers/reference.ts';
 
 // A small validator for the subset of JSON Schema the DCSA T&T 2.2 event schemas use ($ref,
 // allOf, anyOf, required, properties, items, type, enum, maxLength, format), so tests check the
@@ -7,12 +8,16 @@ import { parse } from 'yaml';
 
 type Schema = Record<string, unknown>;
 
-const spec = parse(
-  readFileSync(new URL('../../../shared/reference/dcsa-tnt-v2.2.yaml', import.meta.url), 'utf8'),
-) as {
+const spec = parse(readFileSync(bundledReference('dcsa-tnt-v2.2.yaml'), 'utf8')) as {
   components: { schemas: Record<string, Schema> };
 };
 const schemas = spec.components.schemas;
+// DCSA T&T 3.0.0 (its copy in test/fixtures, see NOTICE): the simulator's /v3/events.
+const schemasV3 = (
+  parse(readFileSync(new URL('../fixtures/dcsa-v3/dcsa-tnt-v3.0.0.yaml', import.meta.url), 'utf8')) as {
+    components: { schemas: Record<string, Schema> };
+  }
+).components.schemas;
 
 export const EVENT_SCHEMA = {
   TRANSPORT: 'transportEvent',
@@ -23,21 +28,27 @@ export const EVENT_SCHEMA = {
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function schemaNamed(name: string): Schema {
-  const s = schemas[name];
+export function schemaNamed(name: string, from: Record<string, Schema> = schemas): Schema {
+  const s = from[name];
   if (!s) throw new Error(`no schema ${name}`);
   return s;
 }
 
 /** Errors of `value` against `schema` ("$.path: problem"); empty when valid. */
-export function validate(value: unknown, schema: Schema, path = '$'): string[] {
+export function validate(
+  value: unknown,
+  schema: Schema,
+  path = '$',
+  from: Record<string, Schema> = schemas,
+): string[] {
   if (typeof schema.$ref === 'string')
-    return validate(value, schemaNamed(schema.$ref.split('/').pop()!), path);
+    return validate(value, schemaNamed(schema.$ref.split('/').pop()!, from), path, from);
   const errors: string[] = [];
-  for (const sub of (schema.allOf as Schema[] | undefined) ?? []) errors.push(...validate(value, sub, path));
+  for (const sub of (schema.allOf as Schema[] | undefined) ?? [])
+    errors.push(...validate(value, sub, path, from));
   if (
     Array.isArray(schema.anyOf) &&
-    !schema.anyOf.some((s: Schema) => validate(value, s, path).length === 0)
+    !schema.anyOf.some((s: Schema) => validate(value, s, path, from).length === 0)
   ) {
     errors.push(`${path}: matches none of anyOf`);
   }
@@ -66,12 +77,12 @@ export function validate(value: unknown, schema: Schema, path = '$'): string[] {
     for (const [key, sub] of Object.entries(
       (schema.properties as Record<string, Schema> | undefined) ?? {},
     )) {
-      if (key in obj) errors.push(...validate(obj[key], sub, `${path}.${key}`));
+      if (key in obj) errors.push(...validate(obj[key], sub, `${path}.${key}`, from));
     }
   }
   if (Array.isArray(value) && schema.items) {
     value.forEach((item, i) => {
-      errors.push(...validate(item, schema.items as Schema, `${path}[${i}]`));
+      errors.push(...validate(item, schema.items as Schema, `${path}[${i}]`, from));
     });
   }
   return errors;
@@ -82,4 +93,9 @@ export function validateEvent(event: { eventType: string }): string[] {
   const name = EVENT_SCHEMA[event.eventType as keyof typeof EVENT_SCHEMA];
   if (!name) return [`$.eventType: unknown ${event.eventType}`];
   return validate(event, schemaNamed(name));
+}
+
+/** Errors of a GET /events answer against the 3.0.0 GetEventsResponse schema. */
+export function validateV3Response(body: unknown): string[] {
+  return validate(body, schemaNamed('GetEventsResponse', schemasV3), '$', schemasV3);
 }

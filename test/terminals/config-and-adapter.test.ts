@@ -77,7 +77,7 @@ describe('TERMINALS_CONFIG', () => {
       'terminals[0].facilities: required, "*" or a non-empty list',
       'terminals[0].requests_per_minute: required, a number above 0',
       'terminals[1].facilities[1]: LBCT is listed twice',
-      'terminals[1].auth.type: must be "headers" or "oauth2_client_credentials"',
+      'terminals[1].auth.type: must be "headers", "oauth2_client_credentials" or "oauth2_private_key_jwt"',
     ])
       assert.ok(
         err.problems.some((x) => x.startsWith(p)),

@@ -80,6 +80,27 @@ for (const engine of ENGINES) {
       const names = events.map((e) => e.event);
       for (const e of ['container.transport.available', 'container.transport.delivered'])
         assert.ok(names.includes(e), `${e} in ${names.join(', ')}`);
+
+      // The change history names the terminal as the source of the availability it reported.
+      const box = await t.database.db
+        .selectFrom('containers')
+        .select('id')
+        .where('account_id', '=', t.accountId)
+        .executeTakeFirstOrThrow();
+      const changes = await t.request(
+        'GET',
+        `/v2/containers/${box.id}/changes?filter[attribute]=available_for_pickup`,
+      );
+      assert.equal(changes.status, 200, changes.text);
+      assert.deepEqual(
+        changes.body.data
+          .map((c: any) => [c.attributes.before, c.attributes.after, c.attributes.source])
+          .reverse(),
+        [
+          [null, true, 'terminal'],
+          [true, false, 'terminal'],
+        ],
+      );
     });
   });
 }

@@ -383,9 +383,12 @@ describe('classifyError', () => {
       classifyError(Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' })),
       'tls_error',
     );
-    assert.equal(classifyError(Object.assign(new Error('x'), { code: 'ENOTFOUND' })), 'dns_error');
+    // A name that does not resolve and one that resolves to a refused address: one answer.
+    assert.equal(classifyError(Object.assign(new Error('x'), { code: 'ENOTFOUND' })), 'blocked_address');
+    assert.equal(classifyError(new BlockedAddressError('private', '10.0.0.1', 'x.test')), 'blocked_address');
+    // An address written in the URL may be named.
     assert.equal(
-      classifyError(new BlockedAddressError('private', '10.0.0.1', 'x.test')),
+      classifyError(new BlockedAddressError('private', '10.0.0.1', '10.0.0.1')),
       'blocked_address: private',
     );
     const refused = Object.assign(new Error('x'), { code: 'ECONNREFUSED' });

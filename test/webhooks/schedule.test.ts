@@ -5,7 +5,6 @@ import {
   DEFAULT_RETRY_SCHEDULE_MS,
   MAX_RETRY_AFTER_MS,
   nextAttemptDelayMs,
-  parseRetryAfter,
   shouldDeactivate,
 } from '../../src/webhooks/delivery/schedule.ts';
 import fc from '../helpers/fast-check.ts';
@@ -73,35 +72,6 @@ describe('retry schedule', () => {
     assert.throws(() => nextAttemptDelayMs(1.5, { scheduleMs: [1], jitter: 0 }), RangeError);
     assert.throws(() => nextAttemptDelayMs(1, { scheduleMs: [1], jitter: 1 }), RangeError);
     assert.throws(() => nextAttemptDelayMs(1, { scheduleMs: [1], jitter: -0.1 }), RangeError);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  const now = Date.parse('2026-01-01T00:00:00Z');
-  test('delay-seconds', () => {
-    assert.equal(parseRetryAfter('120', now), 120 * S);
-    assert.equal(parseRetryAfter(' 0 ', now), 0);
-    assert.equal(parseRetryAfter(['7', '9'], now), 7 * S);
-  });
-  test('HTTP-date, relative to now, never negative', () => {
-    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:02:00 GMT', now), 2 * M);
-    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:02:00 GMT', new Date(now)), 2 * M);
-    assert.equal(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now), 0);
-  });
-  test('absent or malformed is null', () => {
-    for (const v of [
-      undefined,
-      null,
-      '',
-      '  ',
-      '-5',
-      '1.5',
-      'soon',
-      '2026-01-01T00:02:00Z',
-      'Foo, 99 Bar 2026 GMT',
-    ]) {
-      assert.equal(parseRetryAfter(v, now), null, String(v));
-    }
   });
 });
 

@@ -56,16 +56,18 @@ export interface ParsedShipmentEvent extends ParsedBase {
 
 export type ParsedEvent = ParsedTransportEvent | ParsedEquipmentEvent | ParsedShipmentEvent;
 
+// The value readers below are shared with the 3.0.0 parser (dcsa-v3/parse.ts): the same kinds of
+// values, read with the same tolerance.
 const MAX_STRING = 200; // every field we use is far shorter in the schema; longer is garbage
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
-function obj(v: unknown): Obj | null {
+export function obj(v: unknown): Obj | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : null;
 }
 
 /** A trimmed, non-empty, reasonably short string; numbers are accepted and stringified. */
-function str(v: unknown): string | null {
+export function str(v: unknown): string | null {
   let s: string;
   if (typeof v === 'string') s = v.trim();
   else if (typeof v === 'number' && Number.isFinite(v)) s = String(v);
@@ -73,7 +75,7 @@ function str(v: unknown): string | null {
   return s.length > 0 && s.length <= MAX_STRING ? s : null;
 }
 
-function code(v: unknown): string | null {
+export function code(v: unknown): string | null {
   const s = str(v);
   return s && /^[A-Za-z]{2,6}$/.test(s) ? s.toUpperCase() : null;
 }
@@ -91,14 +93,14 @@ export function normalizeEquipmentReference(v: unknown): string | null {
   return normalizeContainerNumber(str(v));
 }
 
-function imo(v: unknown): string | null {
+export function imo(v: unknown): string | null {
   const s = str(v);
   if (!s) return null;
   const digits = s.replace(/^IMO\s*/i, '');
   return /^\d{7}$/.test(digits) ? digits : null;
 }
 
-function int(v: unknown): number | null {
+export function int(v: unknown): number | null {
   const n = typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v;
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : null;
 }
@@ -214,12 +216,12 @@ function firstSeal(v: unknown): string | null {
   return null;
 }
 
-function classifierOf(v: unknown): DcsaClassifier | null {
+export function classifierOf(v: unknown): DcsaClassifier | null {
   const c = code(v);
   return c === 'ACT' || c === 'EST' || c === 'PLN' ? c : null;
 }
 
-function timeString(v: unknown): string | null {
+export function timeString(v: unknown): string | null {
   return typeof v === 'string' && v.trim().length > 0 && v.length <= 64 ? v.trim() : null;
 }
 

@@ -58,12 +58,3 @@ export function qs(params) {
   const text = s.toString();
   return text ? `?${text}` : '';
 }
-
-/** Optional API routes this server has (see src/console/routes.ts). */
-let capabilities;
-export async function getCapabilities() {
-  capabilities ??= fetch('/console/capabilities.json')
-    .then((r) => r.json())
-    .catch(() => ({}));
-  return capabilities;
-}

@@ -2,7 +2,7 @@
 // #/tracking-requests, #/webhooks, and #/documents when the server has the documents API). Pages live in ./pages/.
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createApi, forgetKey, getCapabilities, savedKey, saveKey } from './api.js';
+import { createApi, forgetKey, savedKey, saveKey } from './api.js';
 import { DocumentDetail } from './pages/document.js';
 import { Documents } from './pages/documents.js';
 import { ShipmentDetail } from './pages/shipment.js';
@@ -16,8 +16,7 @@ const NAV = [
   { href: '#/shipments', label: 'Shipments', section: 'shipments' },
   { href: '#/tracking-requests', label: 'Tracking requests', section: 'tracking-requests' },
   { href: '#/webhooks', label: 'Webhooks', section: 'webhooks' },
-  // Shown only when capabilities.json says this server has /v2/documents.
-  { href: '#/documents', label: 'Documents', section: 'documents', capability: 'documents' },
+  { href: '#/documents', label: 'Documents', section: 'documents' },
 ];
 
 function parseHash(hash) {
@@ -36,25 +35,21 @@ function useHash() {
   return hash;
 }
 
-function Page({ route, api, capabilities }) {
+function Page({ route, api }) {
   const [section, id] = route.parts;
-  if (section === 'shipments' && id)
-    return html`<${ShipmentDetail} api=${api} id=${id} capabilities=${capabilities} />`;
+  if (section === 'shipments' && id) return html`<${ShipmentDetail} api=${api} id=${id} />`;
   if (section === 'tracking-requests') return html`<${TrackingRequests} api=${api} params=${route.params} />`;
   if (section === 'webhooks') return html`<${Webhooks} api=${api} />`;
-  // Until capabilities.json has answered, a documents link waits rather than falling through.
-  if (section === 'documents' && !('documents' in capabilities)) return html`<p class="loading">Loading…</p>`;
-  if (section === 'documents' && capabilities.documents)
+  if (section === 'documents')
     return id
       ? html`<${DocumentDetail} api=${api} id=${id} />`
       : html`<${Documents} api=${api} params=${route.params} />`;
-  return html`<${Shipments} api=${api} params=${route.params} capabilities=${capabilities} />`;
+  return html`<${Shipments} api=${api} params=${route.params} />`;
 }
 
 function App() {
   const [key, setKey] = useState(savedKey());
   const [expired, setExpired] = useState(null);
-  const [capabilities, setCapabilities] = useState({});
   const hash = useHash();
   const route = parseHash(hash);
   const mainRef = useRef(null);
@@ -69,10 +64,6 @@ function App() {
         : null,
     [key],
   );
-
-  useEffect(() => {
-    getCapabilities().then(setCapabilities);
-  }, []);
 
   // Keyboard and screen-reader users land on the new page's heading after navigating.
   useEffect(() => {
@@ -104,7 +95,7 @@ function App() {
       <span class="brand">Tracker</span>
       <nav aria-label="Main">
         <ul>
-          ${NAV.filter((n) => !n.capability || capabilities[n.capability]).map(
+          ${NAV.map(
             (n) =>
               html`<li><a href=${n.href} aria-current=${current === n.section ? 'page' : undefined}>${n.label}</a></li>`,
           )}
@@ -121,7 +112,7 @@ function App() {
       </button>
     </header>
     <main id="main" ref=${mainRef}>
-      <${Page} key=${hash} route=${route} api=${api} capabilities=${capabilities} />
+      <${Page} key=${hash} route=${route} api=${api} />
     </main>
   `;
 }

@@ -1,6 +1,7 @@
 import { findBlock, findValue } from './labels.ts';
 import type { Line } from './layout.ts';
-import { containerNumbersIn, parseAmount, parseDate, weightKg } from './numbers.ts';
+import { containerNumbersIn, parseAmount, parseDate } from './numbers.ts';
+import { type PackingItem, packingTotals } from './packing.ts';
 import { type Confidence, type Party, referenceNumber } from './transport.ts';
 import { isLabel, LABELS } from './vocabulary.ts';
 
@@ -26,11 +27,7 @@ export interface CommercialPayload {
   container_numbers: string[];
 }
 
-export interface PackingLine {
-  description: string;
-  packages: number | null;
-  gross_weight_kg: number | null;
-}
+export type PackingLine = PackingItem;
 
 export interface PackingPayload {
   packing_list_number: string | null;
@@ -145,21 +142,10 @@ export function extractPackingList(lines: Line[]): { payload: PackingPayload; co
   if (no) conf.packing_list_number = round(no.confidence);
   const date = findValue(lines, [/\bDate\b/i], parseDate, isLabel);
   if (date) conf.date = round(date.confidence);
-  const rows = tableRows(lines, /\bdescription\b.*\b(?:weight|packages|cartons|qty)\b/i);
-  const items: PackingLine[] = [];
-  for (const r of rows) {
-    const kg = weightKg(r.text);
-    const { description, numbers } = trailingNumbers(r);
-    if (!/[A-Za-z]{2}/.test(description) || numbers.length === 0) continue;
-    items.push({
-      description: description.replace(/\s+\d[\d,.]*\s*(?:CTNS?|CARTONS?|PKGS?|PALLETS?)?$/i, ''),
-      packages: numbers.length >= 2 ? numbers[0]! : null,
-      gross_weight_kg: kg ?? numbers.at(-1) ?? null,
-    });
-  }
-  if (items.length) conf.lines = 0.8;
-  const totalLine = lines.find((l) => /\btotal\b/i.test(l.text));
-  const totalNumbers = totalLine ? trailingNumbers(totalLine).numbers : [];
+  const { items, totals, confidence } = packingTotals(lines);
+  if (confidence.lines !== undefined) conf.lines = confidence.lines;
+  if (confidence.packages !== undefined) conf.total_packages = confidence.packages;
+  if (confidence.gross_kg !== undefined) conf.total_gross_weight_kg = confidence.gross_kg;
   return {
     payload: {
       packing_list_number: no?.value ?? null,
@@ -167,8 +153,8 @@ export function extractPackingList(lines: Line[]): { payload: PackingPayload; co
       shipper: party(lines, LABELS.shipper, conf, 'shipper'),
       consignee: party(lines, LABELS.consignee, conf, 'consignee'),
       lines: items,
-      total_packages: totalNumbers.length >= 2 ? totalNumbers[0]! : null,
-      total_gross_weight_kg: totalLine ? (weightKg(totalLine.text) ?? totalNumbers.at(-1) ?? null) : null,
+      total_packages: totals.packages,
+      total_gross_weight_kg: totals.gross_kg,
       ...references(lines, conf),
     },
     confidence: conf,

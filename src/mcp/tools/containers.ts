@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { type ApiCaller, type Doc, getDoc, includedIndex, query, ToolError } from '../api.ts';
+import { type ApiCaller, getDoc, includedIndex, query, ToolError } from '../api.ts';
 import { containerLines, eventLine, flat, place, shipmentLines, time } from '../format.ts';
-import { buildRoute } from '../route.ts';
+import { ROUTE_INCLUDE, routeOf } from '../route.ts';
 import { Id, Intent, loadEvents, type Tool } from './tool.ts';
 
 const CONTAINER_INCLUDES = ['shipment', 'pod_terminal', 'transport_events'] as const;
@@ -107,8 +107,11 @@ export const getContainerRoute: Tool = {
   async run(api, args: { id: string }) {
     const { shipment } = await containerWithShipment(api, args.id, []);
     if (!shipment) throw new ToolError('The container has no shipment.');
-    const { events } = await loadEvents(api, args.id);
-    const route = buildRoute(shipment.attributes, events);
+    const body = await getDoc(
+      api,
+      `/containers/${encodeURIComponent(args.id)}/route${query({ include: ROUTE_INCLUDE })}`,
+    );
+    const route = routeOf(body, shipment.attributes);
     const lines = ['Port calls:'];
     for (const p of route.ports)
       lines.push(
@@ -119,19 +122,14 @@ export const getContainerRoute: Tool = {
       lines.push(
         `  ${l.from} → ${l.to} by ${l.mode}${l.vessel_name ? ` on ${l.vessel_name}` : ''}${l.voyage_number ? ` voyage ${l.voyage_number}` : ''}: departed ${l.atd_at ? time(l.atd_at) : `ETD ${time(l.etd_at)}`}, arrived ${l.ata_at ? time(l.ata_at) : `ETA ${time(l.eta_at)}`}`,
       );
-    let geojson: Doc | null = null;
-    // The map GeoJSON's sea route, when this server has that endpoint (routing).
-    if (api.has('GET', '/v2/containers/:id/map_geojson')) {
-      const r = await api('GET', `/containers/${encodeURIComponent(args.id)}/map_geojson`);
-      if (r.status === 200) geojson = r.body;
-    }
+    const map = await api('GET', `/containers/${encodeURIComponent(args.id)}/map_geojson`);
     return {
       text: lines.join('\n'),
       data: {
         container_id: args.id,
         shipment_id: shipment.id,
         ...route,
-        ...(geojson ? { map_geojson: geojson } : {}),
+        ...(map.status === 200 ? { map_geojson: map.body } : {}),
       },
     };
   },
@@ -152,44 +150,18 @@ export const searchContainer: Tool = {
   }),
   async run(api, args: { query: string }) {
     const q = args.query.trim();
-    if (api.has('GET', '/v2/search')) {
-      const doc = await getDoc(api, `/search${query({ query: q })}`);
-      const results = (doc.data ?? []).map(flat);
-      return {
-        text: results.length
-          ? results
-              .map(
-                (r: Record<string, unknown>) =>
-                  `${r.entity_type ?? r.type} ${r.number ?? ''} (id ${r.id})${r.shipment_id ? ` — shipment ${r.shipment_id}` : ''}`,
-              )
-              .join('\n')
-          : `Nothing matches "${q}".`,
-        data: { query: q, results },
-      };
-    }
-    const shipments = await getDoc(api, `/shipments${query({ q, include: 'containers', 'page[size]': 25 })}`);
-    const requests = await getDoc(
-      api,
-      `/tracking_requests${query({ 'filter[request_number]': q, 'page[size]': 25 })}`,
-    );
-    const index = includedIndex(shipments);
-    const lines: string[] = [];
-    const found = (shipments.data ?? []).map((s: Doc['data']) => {
-      const containers = (s.relationships?.containers?.data ?? [])
-        .map((r: { id: string }) => index.get(`container:${r.id}`))
-        .filter(Boolean);
-      lines.push(...shipmentLines(s.attributes), `  Shipment id: ${s.id}`);
-      for (const c of containers)
-        lines.push(`  Container ${c.attributes.number} — ${c.attributes.current_status} (id ${c.id})`);
-      return { ...flat(s), containers: containers.map(flat) };
-    });
-    for (const r of requests.data ?? [])
-      lines.push(
-        `Tracking request ${r.attributes.request_number} (${r.attributes.scac}) — ${r.attributes.status} (id ${r.id})`,
-      );
+    const doc = await getDoc(api, `/search${query({ query: q })}`);
+    const results = (doc.data ?? []).map(flat);
     return {
-      text: lines.length ? lines.join('\n') : `Nothing in this account matches "${q}" exactly.`,
-      data: { query: q, shipments: found, tracking_requests: (requests.data ?? []).map(flat) },
+      text: results.length
+        ? results
+            .map(
+              (r: Record<string, unknown>) =>
+                `${r.entity_type ?? r.type} ${r.number ?? ''} (id ${r.id})${r.shipment_id ? ` — shipment ${r.shipment_id}` : ''}`,
+            )
+            .join('\n')
+        : `Nothing matches "${q}".`,
+      data: { query: q, results },
     };
   },
 };

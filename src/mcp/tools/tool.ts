@@ -1,6 +1,5 @@
 import { type TSchema, Type } from 'typebox';
 import { type ApiCaller, type Doc, getDoc, includedIndex, query } from '../api.ts';
-import type { RouteEvent } from '../route.ts';
 
 export interface ToolResult {
   /** What an agent reads. */
@@ -48,11 +47,24 @@ export function pageNote(doc: Doc, args: PageArgs): string {
     : `Page ${page} of ${Math.max(1, Math.ceil(total / size))} (${total} in all).`;
 }
 
+/** A transport event with its place and vessel resolved, as the event tools show it. */
+export interface TransportEvent {
+  event: string;
+  timestamp: string | null;
+  locode: string | null;
+  placeName: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  vesselName: string | null;
+  vesselImo: string | null;
+  voyage: string | null;
+}
+
 /** The container's transport events, with their places and vessels resolved. */
 export async function loadEvents(
   api: ApiCaller,
   containerId: string,
-): Promise<{ doc: Doc; events: RouteEvent[] }> {
+): Promise<{ doc: Doc; events: TransportEvent[] }> {
   const doc = await getDoc(
     api,
     `/containers/${encodeURIComponent(containerId)}/transport_events${query({ include: 'location,vessel', 'page[size]': 100 })}`,
@@ -62,7 +74,7 @@ export async function loadEvents(
     const ref = e.relationships?.[name]?.data;
     return ref ? index.get(`${ref.type}:${ref.id}`) : undefined;
   };
-  const events: RouteEvent[] = (doc.data ?? []).map((e: Doc['data']) => {
+  const events: TransportEvent[] = (doc.data ?? []).map((e: Doc['data']) => {
     const loc = rel(e, 'location')?.attributes;
     const vessel = rel(e, 'vessel')?.attributes;
     return {

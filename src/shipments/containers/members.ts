@@ -50,6 +50,8 @@ const c = columns<ContainerSource, Ctx>();
 const Str = Nullable(Type.String());
 const Time = Nullable(DateTime);
 const Tz = Nullable(Type.String({ description: 'IANA tz' }));
+const HoldList = Type.Array(Type.Object({ name: Type.String(), status: Type.String(), description: Str }));
+const FeeList = Type.Array(Type.Object({ type: Type.String(), amount: Type.Number(), currency_code: Str }));
 
 // Stored values are identifiers; the published enum spells two of them with a space.
 const EQUIPMENT_TYPE: Record<string, string> = { open_top: 'open top', flat_rack: 'flat rack' };
@@ -173,7 +175,7 @@ export const CONTAINER = declare({
     c.time('empty_terminated_at'),
     computed({
       name: 'holds_at_pod_terminal',
-      schema: Type.Array(Type.Object({ name: Type.String(), status: Type.String(), description: Str })),
+      schema: HoldList,
       js: (r: ContainerSource) => jsonList(r.holds_at_pod_terminal),
       sql: (t) => raw(`${t}.holds_at_pod_terminal::text`),
       stored: true,
@@ -181,7 +183,7 @@ export const CONTAINER = declare({
     }),
     computed({
       name: 'fees_at_pod_terminal',
-      schema: Type.Array(Type.Object({ type: Type.String(), amount: Type.Number(), currency_code: Str })),
+      schema: FeeList,
       js: (r: ContainerSource) => jsonList(r.fees_at_pod_terminal),
       sql: (t) => raw(`${t}.fees_at_pod_terminal::text`),
       stored: true,
@@ -201,11 +203,16 @@ export const CONTAINER = declare({
     alwaysNull('ind_rail_carrier_scac', Str),
     lastAttempt('pod_last_tracking_request_at'),
     lastAttempt('shipment_last_tracking_request_at'),
+    // Rail carriers are not asked here: there is no rail tracking request.
+    alwaysNull('rail_last_tracking_request_at', Time),
     c.time('pod_rail_loaded_at'),
     c.time('pod_rail_departed_at'),
     c.time('ind_eta_at'),
     c.time('ind_ata_at'),
     c.time('ind_rail_unloaded_at'),
+    // Inland facilities are not asked here: their holds, fees and last free day are unknown.
+    alwaysNull('ind_facility_holds', Nullable(HoldList), true),
+    alwaysNull('ind_facility_fees', Nullable(FeeList), true),
     alwaysNull('ind_facility_lfd_on', Time, true),
     computed({
       name: 'import_deadlines',
@@ -220,6 +227,8 @@ export const CONTAINER = declare({
       stored: true,
       reads: ['pickup_lfd_terminal', 'pickup_lfd_rail', 'pickup_lfd_line'],
     }),
+    // The shipping line's last free day, also among import_deadlines (pickup_lfd_line).
+    c.time('pickup_lfd_line', { name: 'ssl_lfd' }),
     computed({
       name: 'current_status',
       schema: Type.String({ enum: [...CONTAINER_STATUSES] }),

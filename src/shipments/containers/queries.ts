@@ -293,6 +293,15 @@ const RAW_EVENT_COLUMNS = [
 /** A raw carrier event as the API reads it: the table's row without its account. */
 export type RawEventRow = Pick<Selectable<RawEventsTable>, (typeof RAW_EVENT_COLUMNS)[number]>;
 
+/** What a container's raw events take from its shipment: its line, POL, POD and destination. */
+export function rawEventShipment(db: Kysely<DB>, shipmentId: string) {
+  return db
+    .selectFrom('shipments')
+    .select(['scac', 'port_of_lading_locode', 'port_of_discharge_locode', 'destination_locode'])
+    .where('id', '=', shipmentId)
+    .executeTakeFirst();
+}
+
 /**
  * The raw events of a container: those of its shipment naming this container, plus those that
  * name no container (vessel movements, document events). Ordered by event time, then id.

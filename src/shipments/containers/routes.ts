@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { customFieldConditions } from '../../custom-fields/filter.ts';
+import { sendCsv, wantsCsv } from '../../http/csv.ts';
 import { sendJsonText } from '../../http/json-text.ts';
 import { parseDateParam, parseInclude } from '../../http/jsonapi.ts';
 import { listRequest, listResponse, listRoute } from '../../http/list.ts';
 import { errorResponses, IdParams, query } from '../../http/schemas.ts';
+import { flatColumns } from '../../jsonapi/flat.ts';
 import { pageLinks } from '../../jsonapi/resource.ts';
 import { list, single } from '../../jsonapi/schemas.ts';
 import {
@@ -43,6 +45,8 @@ import {
 
 type Query = Record<string, string | undefined>;
 
+const CONTAINER_COLUMNS = flatColumns(ContainerSchema);
+
 export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
   const sqlDocuments = ctx.sqlDocuments !== false;
@@ -61,6 +65,18 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { qs, page, include } = listRequest(request.query, CONTAINER_INCLUDES);
         const sort = containerSort(qs.sort);
+        const input = {
+          ...containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number),
+          updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
+          updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
+          sort,
+          where: customFieldConditions(qs, 'c'),
+        };
+        if (wantsCsv(request)) {
+          return sendCsv(reply, 'containers', CONTAINER_COLUMNS, async (p) => {
+            return (await listContainersOf(db, request.accountId, input, p, new Set())).data;
+          });
+        }
         if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.containers, include)) {
           const text = await containerPageText(ctx.database, request.accountId, sort, page, {
             baseUrl: ctx.baseUrl,
@@ -68,20 +84,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           });
           return sendJsonText(reply, text);
         }
-        const filter = containerListFilter(qs['filter[shipment_id]'], qs['filter[number]'] ?? qs.number);
-        const { data, included, total } = await listContainersOf(
-          db,
-          request.accountId,
-          {
-            ...filter,
-            updated_start: parseDateParam(qs, 'filter[updated_at][start]'),
-            updated_end: parseDateParam(qs, 'filter[updated_at][end]'),
-            sort,
-            where: customFieldConditions(qs, 'c'),
-          },
-          page,
-          include,
-        );
+        const { data, included, total } = await listContainersOf(db, request.accountId, input, page, include);
         return listResponse(ctx.baseUrl, '/containers', { qs, page }, total, {
           data,
           included: include.size ? included : undefined,

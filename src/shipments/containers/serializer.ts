@@ -95,17 +95,31 @@ export const RawEventSchema = Type.Object({
     vessel_imo: Str,
     voyage_number: Str,
     index: Type.Integer(),
+    will_occur_at: Time,
+    invalidated_at: Time,
+    data_source: Type.String({ enum: ['shipping_line'] }),
+    data_provider_name: Str,
+    data_provider_code: Str,
     payload: Type.Unknown({ description: "The carrier's event as received." }),
   }),
-  relationships: Type.Object({ location: RelOne, vessel: RelOne }),
+  relationships: Type.Object({ location: RelOne, vessel: RelOne, container: RelOne, terminal: RelOne }),
 });
 
 export interface RawEventContext {
   /** Position of the first row in the whole list (page offset). */
   offset: number;
   /** The container's transport events, to name actual raw events the way we normalized them. */
-  transportEvents: Array<Pick<TransportEventRow, 'event' | 'timestamp' | 'location_locode'>>;
+  transportEvents: Array<
+    Pick<TransportEventRow, 'event' | 'timestamp' | 'location_locode'> &
+      Partial<Pick<TransportEventRow, 'terminal_id' | 'invalidated_at'>>
+  >;
   vesselIdOf(imo: string | null, name: string | null): string | null;
+  /** The container listed (raw events are read per container). */
+  containerId?: string;
+  /** The carrier entry that produced the events: the shipment's line. */
+  provider?: { code: string; name: string | null } | null;
+  /** The shipment's POL and POD: where a water move happens names it (engine/event-mapping.ts). */
+  ports?: { pol: string | null; pod: string | null; destination: string | null };
 }
 
 type Obj = Record<string, unknown>;
@@ -125,33 +139,82 @@ function locationNameOf(payload: unknown): string | null {
   );
 }
 
-function normalizedName(r: RawEventRow, ctx: RawEventContext): string | null {
-  if (r.classifier !== 'ACT' || r.event_at === null) return null;
+/** The transport event the engine made of an actual raw event: same time, same place. */
+function matchOf(r: RawEventRow, ctx: RawEventContext) {
+  if (r.classifier !== 'ACT' || r.event_at === null) return undefined;
   const at = new Date(r.event_at).getTime();
-  const match = ctx.transportEvents.find(
+  return ctx.transportEvents.find(
     (e) =>
       e.timestamp !== null &&
       new Date(e.timestamp).getTime() === at &&
       (e.location_locode ?? null) === (r.location_locode ?? null),
   );
+}
+
+// A water move's past tense in the document's names (`vessel_loaded`, `transshipment_arrived`).
+const WATER_MOVES: Record<string, string> = {
+  LOAD: 'loaded',
+  DEPA: 'departed',
+  ARRI: 'arrived',
+  DISC: 'discharged',
+};
+
+/**
+ * The product's name of the carrier's event: the name the engine gave the matching transport
+ * event; else the code's own meaning (gates); else, for a water move (also planned and estimated
+ * ones), its name at a port of that role (POL, POD, else transshipment).
+ */
+function normalizedName(
+  r: RawEventRow,
+  ctx: RawEventContext,
+  match: ReturnType<typeof matchOf>,
+): string | null {
   if (match) {
     const name = match.event.replace(/^container\.transport\./, '');
     if (RAW_NAMES.has(name)) return name;
   }
-  return UNAMBIGUOUS[`${r.event_type ?? ''} ${r.event_code ?? ''}`] ?? null;
+  if (r.classifier === 'ACT') {
+    const fixed = UNAMBIGUOUS[`${r.event_type ?? ''} ${r.event_code ?? ''}`];
+    if (fixed) return fixed;
+  }
+  const move = WATER_MOVES[(r.event_code ?? '').split(' ')[0]!];
+  if (!ctx.ports || !r.location_locode || !move) return null;
+  const at = r.location_locode;
+  // The inland destination: arriving there is its own name; a move by land is no vessel's.
+  if (at === ctx.ports.destination) return move === 'arrived' ? 'arrived_at_destination' : null;
+  const mode = obj(
+    obj(typeof r.payload === 'string' ? safeParse(r.payload) : r.payload)?.transportCall,
+  )?.modeOfTransport;
+  if (mode !== undefined && mode !== null && mode !== 'VESSEL') return null;
+  // Loading and departing at the POL, arriving and discharging at the POD are the vessel's (the
+  // other two are not names: null); every other port is a transshipment (engine/event-mapping.ts).
+  const name =
+    at === ctx.ports.pol
+      ? ['loaded', 'departed'].includes(move) && `vessel_${move}`
+      : at === ctx.ports.pod
+        ? ['arrived', 'discharged'].includes(move) && `vessel_${move}`
+        : `transshipment_${move}`;
+  return name && RAW_NAMES.has(name) ? name : null;
+}
+
+/** The carrier's own label of the event when it gives one, else its codes. */
+function originalEvent(r: RawEventRow): string | null {
+  const o = obj(typeof r.payload === 'string' ? safeParse(r.payload) : r.payload);
+  const label = text(o?.description) ?? text(o?.eventDescription);
+  return label ?? ([r.event_type, r.event_code].filter(Boolean).join(' ') || null);
 }
 
 export function serializeRawEvent(r: RawEventRow, i: number, ctx: RawEventContext): Resource {
   const estimated = r.classifier === 'EST' || r.classifier === 'PLN';
   const timestamp = iso(r.event_at);
-  const original = [r.event_type, r.event_code].filter(Boolean).join(' ');
   const port = r.location_locode ? portByLocode(r.location_locode) : undefined;
+  const match = matchOf(r, ctx);
   return {
     id: r.id,
     type: 'raw_event',
     attributes: {
-      event: normalizedName(r, ctx),
-      original_event: original || null,
+      event: normalizedName(r, ctx, match),
+      original_event: originalEvent(r),
       timestamp,
       estimated,
       actual_on: null,
@@ -166,11 +229,21 @@ export function serializeRawEvent(r: RawEventRow, i: number, ctx: RawEventContex
       vessel_imo: r.vessel_imo,
       voyage_number: r.voyage_number,
       index: ctx.offset + i,
+      // The time a planned or estimated event is expected; an actual one has happened.
+      will_occur_at: estimated ? timestamp : null,
+      // When the engine found the transport event it made of this reading to be wrong.
+      invalidated_at: iso(match?.invalidated_at ?? null),
+      // Raw events are what a carrier entry answered (terminal data goes to transport events).
+      data_source: 'shipping_line',
+      data_provider_name: ctx.provider?.name ?? null,
+      data_provider_code: ctx.provider?.code ?? null,
       payload: typeof r.payload === 'string' ? safeParse(r.payload) : r.payload,
     },
     relationships: {
       location: one('port', port?.id),
       vessel: one('vessel', ctx.vesselIdOf(r.vessel_imo, r.vessel_name)),
+      container: one('container', ctx.containerId ?? null),
+      terminal: one('terminal', match?.terminal_id ?? null),
     },
   };
 }

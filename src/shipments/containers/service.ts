@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, badParameter, notFound } from '../../errors.ts';
 import type { Resource } from '../../jsonapi/resource.ts';
+import { shippingLineByScac } from '../../reference/data.ts';
 import { vesselsByImoOrName } from '../../reference/vessels.ts';
 import { type Page, pageOffset } from '../../util/page.ts';
 import { isUuid } from '../../util/uuid.ts';
@@ -15,6 +16,7 @@ import {
   listContainers,
   listRawEvents,
   listTransportEvents,
+  rawEventShipment,
   requestRefresh,
   type TransportEventRow,
   transportEventsOfContainers,
@@ -96,10 +98,12 @@ export async function containerRawEvents(
   page: Page,
 ): Promise<{ containerId: string; data: Resource[]; total: number }> {
   const c = await containerOr404(db, accountId, id);
-  const [{ rows, total }, events] = await Promise.all([
+  const [{ rows, total }, events, shipment] = await Promise.all([
     listRawEvents(db, accountId, c.shipment_id, c.number, page),
     transportEventsOfContainers(db, accountId, [c.id]),
+    rawEventShipment(db, c.shipment_id),
   ]);
+  const line = shipment ? shippingLineByScac(shipment.scac) : undefined;
   const vessels = await vesselsByImoOrName(
     db,
     rows.flatMap((r) => (r.vessel_imo ? [r.vessel_imo] : [])),
@@ -114,6 +118,13 @@ export async function containerRawEvents(
       serializeRawEvent(r, i, {
         offset,
         transportEvents: events,
+        containerId: c.id,
+        provider: shipment ? { code: shipment.scac, name: line?.short_name ?? line?.name ?? null } : null,
+        ports: {
+          pol: shipment?.port_of_lading_locode ?? null,
+          pod: shipment?.port_of_discharge_locode ?? null,
+          destination: shipment?.destination_locode ?? null,
+        },
         vesselIdOf: (imo, name) =>
           (imo ? byImo.get(imo) : name ? byName.get(name.toUpperCase()) : undefined) ?? null,
       }),

@@ -114,11 +114,14 @@ export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
   readonly reason: string;
   readonly address: string | null;
+  /** The address came from resolving a host name (not written in the URL): it must not be shown. */
+  readonly resolved: boolean;
   constructor(reason: string, address: string | null, hostname: string) {
     super(`outbound connection to ${hostname}${address ? ` (${address})` : ''} refused: ${reason}`);
     this.name = 'BlockedAddressError';
     this.reason = reason;
     this.address = address;
+    this.resolved = address !== null && !isIP(hostname.replace(/^\[(.*)\]$/, '$1'));
   }
 }
 
@@ -137,10 +140,16 @@ export type UrlCheck =
         | 'insecure_scheme'
         | 'unsupported_scheme'
         | 'credentials_in_url'
-        | 'dns_error'
         | 'blocked_address';
+      /** For the client: never an address a host name resolved to, nor whether it resolved. */
+      message: string;
+      /** For the operator's log: what `message` leaves out (the name, the address, the DNS error). */
       detail: string;
     };
+
+/** The one answer for a host name that resolves to a refused address, to none, or not at all: telling
+ * them apart would let any API key map names and addresses inside the operator's network. */
+export const UNREACHABLE_HOST = "the URL's host is not a reachable public address";
 
 export interface AddressPolicyOptions {
   allowHttp: boolean;
@@ -217,41 +226,46 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
   };
 
   async function checkUrl(raw: string): Promise<UrlCheck> {
+    const refuse = (reason: Exclude<UrlCheck, { ok: true }>['reason'], detail: string): UrlCheck => ({
+      ok: false,
+      reason,
+      message: detail,
+      detail,
+    });
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      return { ok: false, reason: 'invalid_url', detail: 'not an absolute URL' };
+      return refuse('invalid_url', 'not an absolute URL');
     }
-    if (url.protocol === 'http:' && !opts.allowHttp) {
-      return { ok: false, reason: 'insecure_scheme', detail: 'https is required' };
-    }
+    if (url.protocol === 'http:' && !opts.allowHttp) return refuse('insecure_scheme', 'https is required');
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      return { ok: false, reason: 'unsupported_scheme', detail: `${url.protocol} is not http(s)` };
+      return refuse('unsupported_scheme', `${url.protocol} is not http(s)`);
     }
     if (url.username || url.password) {
-      return { ok: false, reason: 'credentials_in_url', detail: 'user:password@ is not allowed in the URL' };
+      return refuse('credentials_in_url', 'user:password@ is not allowed in the URL');
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (!host) return { ok: false, reason: 'invalid_url', detail: 'no host' };
+    if (!host) return refuse('invalid_url', 'no host');
     const port = portOf(url.protocol, url.port);
+    // An address written in the URL is the client's own: naming its class tells them nothing new.
     if (isIP(host)) {
       const verdict = checkAddress(host, host, port);
-      return verdict === 'allowed'
-        ? { ok: true }
-        : { ok: false, reason: 'blocked_address', detail: `${host}: ${verdict}` };
+      return verdict === 'allowed' ? { ok: true } : refuse('blocked_address', `${host}: ${verdict}`);
     }
     if (hostAllowed(entries, host, port)) return { ok: true };
+    const unreachable = (detail: string): UrlCheck => ({
+      ok: false,
+      reason: 'blocked_address',
+      message: UNREACHABLE_HOST,
+      detail,
+    });
     try {
       const found = await resolveChecked(host, port);
-      if (found.length === 0) return { ok: false, reason: 'dns_error', detail: `${host}: no address` };
-      return { ok: true };
+      return found.length === 0 ? unreachable(`${host}: no address`) : { ok: true };
     } catch (err) {
-      if (err instanceof BlockedAddressError) {
-        return { ok: false, reason: 'blocked_address', detail: `${host} -> ${err.address}: ${err.reason}` };
-      }
-      const code = (err as { code?: string }).code ?? String(err);
-      return { ok: false, reason: 'dns_error', detail: `${host}: ${code}` };
+      if (err instanceof BlockedAddressError) return unreachable(`${host} -> ${err.address}: ${err.reason}`);
+      return unreachable(`${host}: ${(err as { code?: string }).code ?? String(err)}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { hot } from '../../db/statement-names.ts';
 import { leaseTo, UNLEASED } from '../../worker/leases.ts';
 import type { NotificationRow } from '../notifications/render.ts';
 
@@ -23,7 +24,7 @@ export async function claimDueNotifications(
 ): Promise<Claimed[]> {
   // Candidates are capped per webhook first (a window over the oldest due rows), then locked.
   // The domain event comes back with the lease, so rendering needs no query of its own for it.
-  const r = await sql<Claimed>`
+  const r = await sql<Claimed>`${hot('claim_due_notifications')}
     update webhook_notifications n
        set ${leaseTo(owner, leaseMs)}
       from domain_events d

@@ -4,8 +4,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import { parseRetryAfter } from '../../util/retry-after.ts';
 import { FRAMING_HEADERS } from '../framing-headers.ts';
-import { parseRetryAfter } from './schedule.ts';
 
 export { createDispatcher } from './address-guard.ts';
 
@@ -16,8 +16,12 @@ export interface AttemptOutcome {
   ok: boolean;
   statusCode: number | null;
   /** null on success; else e.g. 'timeout', 'connect_timeout', 'connection_refused',
-   * 'blocked_address: loopback', 'redirect_not_followed', 'tls_error', 'http_500'. */
+   * 'blocked_address' (a host name resolving to a refused address, or to none),
+   * 'blocked_address: loopback' (an address written in the URL), 'redirect_not_followed', 'tls_error', 'http_500'. */
   error: string | null;
+  /** What `error` leaves out (the host name's address, the DNS error), for the operator's log only:
+   * never stored or answered. */
+  detail?: string;
   durationMs: number;
   /** From Retry-After on 429 and 503 only. */
   retryAfterMs: number | null;
@@ -51,7 +55,10 @@ const DROPPED = new Set(FRAMING_HEADERS);
 export function classifyError(err: unknown): string {
   const e = err as { code?: string; name?: string; reason?: string; cause?: unknown } | null;
   if (!e || typeof e !== 'object') return 'network_error';
-  if (e.code === 'ERR_BLOCKED_ADDRESS') return `blocked_address: ${e.reason}`;
+  // Where a host name points, or that it points nowhere, is not told (UNREACHABLE_HOST): one answer.
+  if (e.code === 'ERR_BLOCKED_ADDRESS') {
+    return (e as { resolved?: boolean }).resolved ? 'blocked_address' : `blocked_address: ${e.reason}`;
+  }
   switch (e.code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'connect_timeout';
@@ -67,7 +74,7 @@ export function classifyError(err: unknown): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_FAIL':
-      return 'dns_error';
+      return 'blocked_address';
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
       return 'unreachable';
@@ -89,6 +96,19 @@ export function classifyError(err: unknown): string {
   if (err instanceof AggregateError && err.errors.length > 0) return classifyError(err.errors[0]);
   if (e.cause) return classifyError(e.cause);
   return `network_error: ${e.code ?? e.name ?? 'unknown'}`;
+}
+
+/** The messages along an error's causes (the first of an AggregateError's), for the operator's log. */
+function messages(err: unknown): string {
+  const out: string[] = [];
+  for (
+    let e = err as { message?: string; cause?: unknown; errors?: unknown[] } | undefined;
+    e && out.length < 5;
+  ) {
+    if (e.message) out.push(e.message);
+    e = (e.cause ?? (e instanceof AggregateError ? e.errors[0] : undefined)) as typeof e;
+  }
+  return out.join(': ');
 }
 
 /** Reads up to `max` bytes, then destroys the stream so the rest is never pulled off the socket. */
@@ -129,10 +149,11 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
   }
   headers['content-type'] = 'application/json';
 
-  const failed = (error: string): AttemptOutcome => ({
+  const failed = (error: string, detail?: string): AttemptOutcome => ({
     ok: false,
     statusCode: null,
     error,
+    ...(detail === undefined ? {} : { detail }),
     durationMs: elapsed(),
     retryAfterMs: null,
     responseExcerpt: null,
@@ -152,7 +173,9 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
         bodyTimeout: total,
       });
     } catch (err) {
-      return failed(timedOut ? 'timeout' : classifyError(err));
+      if (timedOut) return failed('timeout');
+      const error = classifyError(err);
+      return error === 'blocked_address' ? failed(error, messages(err)) : failed(error);
     }
     const status = res.statusCode;
     // Internal: read nothing worth keeping (a 0-byte excerpt only ends the body cleanly), keep null.

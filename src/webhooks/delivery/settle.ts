@@ -145,6 +145,12 @@ export async function settleFailed(
   nextAt: Date | null,
 ): Promise<void> {
   const { config } = deps;
+  if (outcome.detail) {
+    deps.log.warn(
+      { webhook: webhookId, notification: n.id, detail: outcome.detail },
+      'webhook delivery refused',
+    );
+  }
   await deps.db.transaction().execute(async (tx) => {
     await lockLease(tx, 'webhook_notifications', n.id, deps.owner);
     await logAndRelease(

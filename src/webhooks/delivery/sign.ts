@@ -4,6 +4,7 @@
 //   so receivers can use any off-the-shelf verifier and get replay protection from the signed timestamp.
 // Pure functions only: no I/O, no clock unless the caller passes none.
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 export const SECRET_PREFIX = 'whsec_';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -40,11 +41,10 @@ export function standardKey(secret: string): Buffer {
 
 // HMAC keys as KeyObjects, made once per secret: a raw Buffer key is converted on every
 // createHmac, which costs more than hashing a typical body.
-const keyCache = new Map<string, KeyObject>();
+const keyCache = new LRUCache<string, KeyObject>({ max: 10_000 });
 function cachedKey(cacheKey: string, make: () => Buffer): KeyObject {
   let k = keyCache.get(cacheKey);
   if (!k) {
-    if (keyCache.size >= 10_000) keyCache.clear();
     k = createSecretKey(make());
     keyCache.set(cacheKey, k);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { sampleBody } from '../notifications/samples.ts';
 import { attemptDelivery, DEFAULT_USER_AGENT } from './http-attempt.ts';
@@ -23,6 +24,7 @@ export interface TestDelivery {
 export async function sendTestDelivery(
   config: Config,
   input: { url: string; event: string; secret?: string },
+  log: Pick<Logger, 'warn'>,
 ): Promise<TestDelivery> {
   const { url, event, secret } = input;
   const notificationId = randomUUID();
@@ -43,6 +45,7 @@ export async function sendTestDelivery(
     totalTimeoutMs: config.webhooks.totalTimeoutMs,
     maxExcerptBytes: 0, // the answer body is never returned, whoever the receiver is
   });
+  if (outcome.detail) log.warn({ url, detail: outcome.detail }, 'webhook test delivery refused');
   // What went on the wire (attemptDelivery sends lowercase names).
   const requestHeaders: Record<string, string> = {
     'content-type': 'application/json',

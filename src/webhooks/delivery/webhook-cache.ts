@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { DB } from '../../db/schema.ts';
 
 // What delivery needs of a webhook (its URL, headers, secrets and health), cached per process.
@@ -16,7 +17,7 @@ export interface WebhookRow {
 
 // Webhook settings change rarely and are read for every delivery: keep them for a second.
 const WEBHOOK_CACHE_MS = 1000;
-const webhookCache = new Map<string, { at: number; row: WebhookRow | undefined }>();
+const webhookCache = new LRUCache<string, { at: number; row: WebhookRow | undefined }>({ max: 10_000 });
 
 const WEBHOOK_COLUMNS = [
   'id',
@@ -35,7 +36,6 @@ function cached(id: string): WebhookRow | undefined | null {
 }
 
 function remember(id: string, row: WebhookRow | undefined): void {
-  if (webhookCache.size > 10_000) webhookCache.clear();
   webhookCache.set(id, { at: Date.now(), row });
 }
 

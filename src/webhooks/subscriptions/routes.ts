@@ -123,7 +123,13 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const w = await createWebhook(db, config, request.accountId, request.body.data.attributes);
+        const w = await createWebhook(
+          db,
+          config,
+          request.accountId,
+          request.body.data.attributes,
+          request.log,
+        );
         return reply.code(201).send({ data: serializeWebhook(w) });
       },
     );
@@ -201,7 +207,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           response: { 200: TriggerResult, ...errorResponses(400, 401, 413, 415, 422, 429) },
         },
       },
-      async (request) => triggerTestDelivery(config, request.body),
+      async (request) => triggerTestDelivery(config, request.body, request.log),
     );
 
     app.get(
@@ -239,6 +245,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
           request.accountId,
           request.params.id,
           request.body.data.attributes,
+          request.log,
         );
         return { data: serializeWebhook(w) };
       },

@@ -9,7 +9,7 @@ import { generateSecret } from '../delivery/sign.ts';
 import { sendTestDelivery, type TestDelivery } from '../delivery/test-delivery.ts';
 import type { Webhook, WebhookHeader } from './queries.ts';
 import * as queries from './queries.ts';
-import { ATTRS, checkUrl, validateEvents, validateHeaders } from './validate.ts';
+import { ATTRS, checkUrl, type RefusalLog, validateEvents, validateHeaders } from './validate.ts';
 
 // Webhook subscriptions: plain functions over (db, config, account, input) that the routes, and any
 // other caller, share. Input has its JSON shape checked already (route schemas); the rules beyond
@@ -49,10 +49,11 @@ export async function createWebhook(
   config: Config,
   accountId: string,
   input: NewWebhookInput,
+  log: RefusalLog,
 ): Promise<Webhook> {
   const events = input.events ? validateEvents(input.events, `${ATTRS}/events`) : [...EVENT_NAMES];
   const headers = validateHeaders(input.headers, config);
-  const url = await checkUrl(config, input.url, `${ATTRS}/url`);
+  const url = await checkUrl(config, input.url, `${ATTRS}/url`, log);
   return queries.insertWebhook(db, accountId, {
     url,
     events,
@@ -85,13 +86,15 @@ export async function editWebhook(
   accountId: string,
   id: string,
   changes: WebhookChanges,
+  log: RefusalLog,
 ): Promise<Webhook> {
   webhookId(id);
   // 404 before validation of values: the URL check may take a DNS look-up.
   if (!(await queries.findWebhook(db, accountId, id))) throw notFound(NO_WEBHOOK);
   const events = changes.events ? validateEvents(changes.events, `${ATTRS}/events`) : undefined;
   const headers = changes.headers !== undefined ? validateHeaders(changes.headers, config) : undefined;
-  const url = changes.url !== undefined ? await checkUrl(config, changes.url, `${ATTRS}/url`) : undefined;
+  const url =
+    changes.url !== undefined ? await checkUrl(config, changes.url, `${ATTRS}/url`, log) : undefined;
   const w = await queries.updateWebhook(db, accountId, id, {
     url,
     events,
@@ -115,6 +118,7 @@ export async function deleteWebhook(db: Kysely<DB>, accountId: string, id: strin
 export async function triggerTestDelivery(
   config: Config,
   input: { url: string; event: string; secret?: string },
+  log: RefusalLog,
 ): Promise<TestDelivery> {
   if (!isKnownEvent(input.event)) {
     throw invalidAttribute(
@@ -123,6 +127,6 @@ export async function triggerTestDelivery(
       'unknown_event',
     );
   }
-  const url = await checkUrl(config, input.url, '/url');
-  return sendTestDelivery(config, { url, event: input.event, secret: input.secret });
+  const url = await checkUrl(config, input.url, '/url', log);
+  return sendTestDelivery(config, { url, event: input.event, secret: input.secret }, log);
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import { ApiError, type ErrorCode, invalidAttribute } from '../../errors.ts';
 import { isKnownEvent } from '../catalogue.ts';
@@ -81,14 +82,28 @@ export function validateEvents(events: string[], pointer: string): string[] {
   return events;
 }
 
-/** Refuses URLs the outbound address policy would not deliver to, with the guard's reason. */
-export async function checkUrl(config: Config, url: string, pointer: string): Promise<string> {
+/** Where a refusal's detail goes when the answer leaves it out (the request's log). */
+export type RefusalLog = Pick<Logger, 'warn'>;
+
+/**
+ * Refuses URLs the outbound address policy would not deliver to, with the guard's reason. What a
+ * host name resolved to (or that it did not) is logged for the operator, never answered.
+ */
+export async function checkUrl(
+  config: Config,
+  url: string,
+  pointer: string,
+  log: RefusalLog,
+): Promise<string> {
   const trimmed = url.trim();
   const verdict = await getAddressPolicy(config).checkUrl(trimmed);
   if (!verdict.ok) {
+    if (verdict.detail !== verdict.message) {
+      log.warn({ url: trimmed, reason: verdict.reason, detail: verdict.detail }, 'webhook URL refused');
+    }
     throw invalidAttribute(
       pointer,
-      `The URL is refused: ${verdict.detail} (${verdict.reason}).`,
+      `The URL is refused: ${verdict.message} (${verdict.reason}).`,
       verdict.reason,
     );
   }

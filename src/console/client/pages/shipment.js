@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { EtaHistory } from '../eta-chart.js';
 import { RouteMap, routeFromGeoJson, routeFromPorts } from '../map.js';
 import { shipmentStatus } from '../status.js';
 import {
@@ -140,10 +141,9 @@ function Timeline({ items }) {
   </ol>`;
 }
 
-function Journey({ api, shipment, index, container, capabilities }) {
+function Journey({ api, shipment, index, container }) {
   const [events, setEvents] = useState(null);
   const [geo, setGeo] = useState(null);
-  const [transshipments, setTransshipments] = useState([]);
   const [error, setError] = useState(null);
   useEffect(() => {
     setEvents(null);
@@ -151,22 +151,8 @@ function Journey({ api, shipment, index, container, capabilities }) {
     api
       .get(`/containers/${container.id}/transport_events?include=location,vessel,terminal`)
       .then(setEvents, setError);
-    if (capabilities.map_geojson)
-      api.get(`/containers/${container.id}/map_geojson`).then(setGeo, () => setGeo(false));
-  }, [container.id, capabilities.map_geojson]);
-  // Without map_geojson, the planned transshipment ports (usually none to two) are looked up
-  // by UN/LOCODE so the drawn route passes through them.
-  const tsCodes = shipment.attributes.transshipment_locodes ?? [];
-  useEffect(() => {
-    if (capabilities.map_geojson || tsCodes.length === 0) return;
-    const lookups = tsCodes.map((code) =>
-      api.get(`/ports/${encodeURIComponent(code)}`).then(
-        (d) => d.data,
-        () => null,
-      ),
-    );
-    Promise.all(lookups).then((ports) => setTransshipments(ports.filter(Boolean)));
-  }, [shipment.id, capabilities.map_geojson]);
+    api.get(`/containers/${container.id}/map_geojson`).then(setGeo, () => setGeo(false));
+  }, [container.id]);
 
   if (error) return html`<${ErrorBox} error=${error} />`;
   if (!events) return html`<p class="loading">Loading the journey…</p>`;
@@ -178,7 +164,8 @@ function Journey({ api, shipment, index, container, capabilities }) {
     const pol = portOf(related(index, shipment, 'port_of_lading'));
     if (pol) visited.push(pol);
   }
-  const expected = transshipments.map((p) => portOf(p, true));
+  // Without a map (no coordinates yet), the ports still ahead are joined after those visited.
+  const expected = [];
   if (!a.pod_ata_at) expected.push(portOf(related(index, shipment, 'port_of_discharge'), true));
   if (!a.destination_ata_at) expected.push(portOf(related(index, shipment, 'destination'), true));
   const fromApi = geo && Array.isArray(geo.features) && geo.features.length > 0;
@@ -197,7 +184,7 @@ function Journey({ api, shipment, index, container, capabilities }) {
   </div>`;
 }
 
-export function ShipmentDetail({ api, id, capabilities }) {
+export function ShipmentDetail({ api, id }) {
   const [doc, setDoc] = useState(null);
   const [error, setError] = useState(null);
   const [selected, setSelected] = useState(null);
@@ -237,6 +224,7 @@ export function ShipmentDetail({ api, id, capabilities }) {
           : null
       }
     </dl>
+    <${EtaHistory} api=${api} shipment=${s} />
     <h2>Containers</h2>
     <${TableWrap} label="Containers table">
       <table>
@@ -265,6 +253,6 @@ export function ShipmentDetail({ api, id, capabilities }) {
       </table>
     </${TableWrap}>
     ${containers.length === 0 ? html`<p>The carrier has not reported containers yet.</p>` : null}
-    ${current ? html`<${Journey} key=${current.id} api=${api} shipment=${s} index=${index} container=${current} capabilities=${capabilities} />` : null}
+    ${current ? html`<${Journey} key=${current.id} api=${api} shipment=${s} index=${index} container=${current} />` : null}
   </section>`;
 }

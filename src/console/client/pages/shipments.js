@@ -70,15 +70,15 @@ function SearchResults({ api, query }) {
     <ul>
       ${doc.data.map((r) => {
         const a = r.attributes ?? {};
-        const shipmentId = a.shipment_id ?? (r.type === 'shipment' ? r.id : null);
-        const label = `${a.number ?? r.id} · ${a.entity_type ?? r.type}${a.scac ? ` · ${a.scac}` : ''}`;
+        const shipmentId = a.shipment_id ?? (a.entity_type === 'shipment' ? r.id : null);
+        const label = `${a.number ?? r.id} · ${a.entity_type}${a.scac ? ` · ${a.scac}` : ''}`;
         return html`<li>${shipmentId ? html`<a href=${`#/shipments/${shipmentId}`}>${label}</a>` : label}</li>`;
       })}
     </ul>
   </section>`;
 }
 
-export function Shipments({ api, params, capabilities }) {
+export function Shipments({ api, params }) {
   const q = params.get('q') ?? '';
   const status = params.get('status') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
@@ -148,7 +148,7 @@ export function Shipments({ api, params, capabilities }) {
           ${FILTER_PAGE_SIZE} shipments at a time.</p>`
         : null
     }
-    ${q && capabilities.search ? html`<${SearchResults} api=${api} query=${q} />` : null}
+    ${q ? html`<${SearchResults} api=${api} query=${q} />` : null}
     <${ErrorBox} error=${error} />
     ${!doc && !error ? html`<p class="loading">Loading shipments…</p>` : null}
     ${

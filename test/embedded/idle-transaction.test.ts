@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import pino from 'pino';
+import { createAccount } from '../../src/accounts/service.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openEmbedded } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+// A client of the embedded database's socket that opens a transaction and goes quiet (psql after
+// BEGIN) holds PGlite's single session. Past EMBEDDED_IDLE_IN_TRANSACTION_MS it is rolled back and
+// disconnected: the API, waiting behind it, answers within the limit (issue 31).
+
+const LIMIT_MS = 1500;
+
+describe('embedded socket: idle-in-transaction limit [pglite]', () => {
+  test('an open BEGIN through the socket stops the API no longer than the limit', {
+    timeout: 180_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trk-idle-'));
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const database = await openEmbedded({ dataDir, role: 'server', idleInTransactionMs: LIMIT_MS, log });
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+    const app = await buildApp({ config, database, baseUrl: '' });
+    const client = new pg.Client({ connectionString: database.url! });
+    try {
+      await migrate(database);
+      const { apiKey } = await createAccount(database.db, 'idle');
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const shipments = () => fetch(`${url}/v2/shipments`, { headers: { authorization: `Token ${apiKey}` } });
+
+      await client.connect();
+      const lost = new Promise<Error>((resolve) => client.once('error', resolve));
+      await client.query('begin');
+      await client.query(`insert into accounts (id, name) values (gen_random_uuid(), 'left open')`);
+      const t0 = Date.now();
+      const res = await shipments();
+      const waitedMs = Date.now() - t0;
+      assert.equal(res.status, 200);
+      assert.ok(waitedMs >= LIMIT_MS - 200, `the API waited behind the transaction (${waitedMs} ms)`);
+      assert.ok(waitedMs < LIMIT_MS + 3000, `answered ${waitedMs} ms after the client went idle`);
+
+      // The client finds itself disconnected; its transaction was rolled back.
+      assert.ok((await lost) instanceof Error);
+      await assert.rejects(client.query('select 1'));
+      const left = await database.queryRows(
+        { name: 'left_open', text: `select count(*) from accounts where name = 'left open'` },
+        [],
+      );
+      assert.equal(Number(left[0]![0]), 0);
+      assert.ok(
+        warnings.some((w) => w.includes('rolled back and disconnected')),
+        warnings.join('\n'),
+      );
+
+      // The socket still serves new clients.
+      const again = new pg.Client({ connectionString: database.url! });
+      await again.connect();
+      assert.equal((await again.query('select 1 as one')).rows[0].one, 1);
+      await again.end();
+      console.log(`API answered after ${waitedMs} ms behind an idle transaction (limit ${LIMIT_MS} ms)`);
+    } finally {
+      await client.end().catch(() => {});
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
