@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -204,6 +204,42 @@ async function loadOrBuildPgliteTemplate(file: string, dir: URL): Promise<Blob> 
     rmSync(partial, { force: true }); // kept in memory for this process all the same
   }
   return dump;
+}
+
+const pgliteDirTemplates = new Map<string, Promise<string>>();
+
+/**
+ * The pgliteTemplate as a data directory on disk (for a server process's DATA_DIR: copy it, never
+ * open it), made once and kept beside the dump. Made under a name of its own and renamed into
+ * place when complete: a directory by the final name is always whole.
+ */
+export function pgliteDirTemplate(dir: URL = MIGRATIONS_DIR): Promise<string> {
+  const path = pgliteTemplateFile(dir).replace(/\.tar$/, '.dir');
+  let made = pgliteDirTemplates.get(path);
+  if (!made) {
+    made = (async () => {
+      if (existsSync(path)) return path;
+      mkdirSync(PGLITE_TEMPLATE_DIR, { recursive: true });
+      const partial = mkdtempSync(`${path}.partial-`);
+      try {
+        const database = await openPglite(partial, { loadDataDir: await pgliteTemplate(dir) });
+        try {
+          await migrate(database, dir);
+        } finally {
+          await database.close();
+        }
+        renameSync(partial, path);
+      } catch (err) {
+        rmSync(partial, { recursive: true, force: true });
+        // Another process renamed its own into place first: theirs is as good.
+        if (!existsSync(path)) throw err;
+      }
+      return path;
+    })();
+    pgliteDirTemplates.set(path, made);
+    made.catch(() => pgliteDirTemplates.delete(path));
+  }
+  return made;
 }
 
 /**
