@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -240,6 +249,13 @@ export function pgliteDirTemplate(dir: URL = MIGRATIONS_DIR): Promise<string> {
     made.catch(() => pgliteDirTemplates.delete(path));
   }
   return made;
+}
+
+/** A new directory in the temp directory holding a copy of the migrated PGlite data directory. */
+export async function migratedPgliteDir(prefix = 'trk-'): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(await pgliteDirTemplate(), dir, { recursive: true });
+  return dir;
 }
 
 /**

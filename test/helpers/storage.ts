@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, pgliteDirTemplate } from './db.ts';
+import { createTestDatabase, migratedPgliteDir } from './db.ts';
 
 /**
  * Storage for a child process, migrated as on both engines: a PGlite data directory (a copy of
@@ -14,8 +14,7 @@ export async function processStorage(
   opts: { empty?: boolean } = {},
 ): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   if (engine === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'trk-'));
-    if (!opts.empty) cpSync(await pgliteDirTemplate(), dir, { recursive: true });
+    const dir = opts.empty ? mkdtempSync(join(tmpdir(), 'trk-')) : await migratedPgliteDir();
     return {
       env: { DATA_DIR: dir, DATABASE_URL: '' },
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
