@@ -20,10 +20,16 @@ import { LOOPBACK_WEBHOOKS } from '../helpers/worker-app.ts';
 const SCENARIOS = ['SIMTAVL', 'SIMTHOLD', 'SIMTLFD', 'SIMTFEE', 'SIMTAPPT', 'SIMTREAS', 'SIMTDLV'];
 const STEPS = [...Array(17).fill(2), ...Array(7).fill(4)]; // 62 simulated days
 
+// Refreshes and terminal checks happen when a step asks for them (settle), once per box and step,
+// as in the scenario rig: the engine on its own would re-read every shipment and box every few
+// milliseconds between steps, work that made this file slower than any other and proved nothing more.
 const ENV = {
   ...FAST_ENGINE_ENV,
   ...LOOPBACK_WEBHOOKS,
   ...TERMINAL_ENV,
+  REFRESH_INTERVAL_MS: '3600000',
+  REFRESH_NEAR_ARRIVAL_MS: '3600000',
+  TERMINAL_CHECK_INTERVAL_MS: '3600000',
   TRACKING_RETRY_BASE_MS: '5',
   TRACKING_RETRY_MAX: '8',
   AWAITING_MANIFEST_INTERVAL_MS: '50',
@@ -65,7 +71,7 @@ for (const engine of ENGINES) {
       for (const step of [0, ...STEPS]) {
         if (step > 0) await world.sim.advance(step);
         day += step;
-        await settle(Date.now());
+        await settle();
         const page = await t.request('GET', '/v2/containers?page[size]=100', { key: world.acct.key });
         for (const c of page.body.data) {
           const s = scenarioOf.get(c.id);
@@ -113,27 +119,55 @@ for (const engine of ENGINES) {
       await t?.close();
     });
 
-    /** Waits until every box still followed was refreshed and checked after `since`. */
-    async function settle(since: number) {
-      world.worker.wake();
-      await eventually(
-        async () => {
-          const r = await sql<{ pending: number }>`
+    /**
+     * Refreshes every shipment still followed at the carrier, then checks every box still followed
+     * at its terminal (a refresh may move its POD terminal), and waits until each has been done.
+     * Each pass moves the next due time of those not yet done to now, again at every poll: one
+     * that a worker had already claimed when the pass began is due again once its lease ends.
+     */
+    async function settle() {
+      const refreshedSince = new Date();
+      await untilNone('every shipment refreshed', async (db) => {
+        await sql`update shipments set next_refresh_at = now() - interval '1 second'
+                   where line_tracking_stopped_at is null
+                     and (line_tracking_last_attempted_at is null or line_tracking_last_attempted_at < ${refreshedSince})
+                     and next_refresh_at > now() + interval '10 seconds'`.execute(db);
+        return sql<{ pending: number }>`select count(*)::int as pending from shipments
+                   where line_tracking_stopped_at is null
+                     and (line_tracking_last_attempted_at is null or line_tracking_last_attempted_at < ${refreshedSince})`.execute(
+          db,
+        );
+      });
+      const checkedSince = new Date();
+      await untilNone('every box checked at its terminal', async (db) => {
+        await sql`update container_terminal_checks set next_check_at = now() - interval '1 second'
+                   where (checked_at is null or checked_at < ${checkedSince})
+                     and next_check_at > now() + interval '10 seconds'`.execute(db);
+        return sql<{ pending: number }>`
             select count(*)::int as pending
               from containers c join shipments s on s.id = c.shipment_id
               left join container_terminal_checks k on k.container_id = c.id
              where s.line_tracking_stopped_at is null
                and (s.line_tracking_last_attempted_at is null
-                    or s.line_tracking_last_attempted_at < ${new Date(since)}
+                    or s.line_tracking_last_attempted_at < ${refreshedSince}
                     or (c.terminal_full_out_at is null and c.delivered_at is null
                         and c.empty_terminated_at is null and coalesce(c.pod_terminal_id, s.pod_terminal_id) is not null
-                        and (k.checked_at is null or k.checked_at < ${new Date(since)})))`.execute(
-            t.database.db,
-          );
-          return r.rows[0]!.pending === 0;
+                        and (k.checked_at is null or k.checked_at < ${checkedSince})))`.execute(db);
+      });
+    }
+    async function untilNone(
+      what: string,
+      pass: (db: TestApp['database']['db']) => Promise<{ rows: { pending: number }[] }>,
+    ) {
+      await eventually(
+        async () => {
+          const r = await pass(t.database.db);
+          if (r.rows[0]!.pending === 0) return true;
+          world.worker.wake();
+          return false;
         },
         20_000,
-        'every box refreshed and checked',
+        what,
       );
     }
     const days = (s: string) => timeline.get(s)!;
