@@ -39,7 +39,11 @@ const ENV = {
 type Snapshot = { day: number; attributes: any; terminal: string | null };
 
 for (const engine of ENGINES) {
-  describe(`terminal scenarios and the event coverage through the simulator [${engine}]`, () => {
+  // One run of 62 simulated days in `before`: about a minute on PGlite on a loaded 2-core machine, so
+  // more than the suite's 120 s per-test limit leaves when other work shares the machine.
+  describe(`terminal scenarios and the event coverage through the simulator [${engine}]`, {
+    timeout: 300_000,
+  }, () => {
     let t: TestApp;
     let world: Awaited<ReturnType<typeof startSimulatedWorld>>;
     const timeline = new Map<string, Snapshot[]>();
