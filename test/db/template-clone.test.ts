@@ -122,13 +122,17 @@ function migrationSet(files: Record<string, string>, from?: URL): URL {
 after(async () => {
   for (const dir of sets) {
     rmSync(pgliteTemplateFile(dir), { force: true });
+    rmSync(pgliteTemplateFile(dir).replace(/\.tar$/, '.dir'), { recursive: true, force: true });
     if (ENGINES.includes('postgres')) {
-      const name = postgresTemplateName(dir);
+      // The template and anything a failed test left beside it (a builder's database).
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
       await admin.connect();
-      const made = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount;
+      const made = await admin.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`${postgresTemplateName(dir)}%`],
+      );
       await admin.end();
-      if (made) await dropPostgresTemplate(name);
+      for (const { datname } of made.rows) await dropPostgresTemplate(datname);
     }
     rmSync(dir, { recursive: true, force: true });
   }
@@ -223,12 +227,16 @@ for (const engine of ENGINES) {
     if (engine === 'postgres') {
       test('the template is made once by one of the processes that ask together, kept, and takes no connections', async () => {
         const dir = migrationSet({ '0001_race.sql': 'create table race (a int); select pg_sleep(0.3);' });
-        // Unremembered calls on connections of their own: they meet at the advisory lock.
-        const names = await Promise.all([makePostgresTemplate(dir), makePostgresTemplate(dir)]);
-        assert.deepEqual(names, [postgresTemplateName(dir), postgresTemplateName(dir)]);
         const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
         await admin.connect();
         try {
+          // What a builder killed after marking its database a template, before renaming it, leaves.
+          const dead = `${postgresTemplateName(dir)}_b_0dead`;
+          await admin.query(`create database ${dead}`);
+          await admin.query(`alter database ${dead} with allow_connections false is_template true`);
+          // Unremembered calls on connections of their own: they meet at the advisory lock.
+          const names = await Promise.all([makePostgresTemplate(dir), makePostgresTemplate(dir)]);
+          assert.deepEqual(names, [postgresTemplateName(dir), postgresTemplateName(dir)]);
           const rows = await admin.query(
             'select datname, datistemplate, datallowconn from pg_database where datname like $1 order by 1',
             [`${names[0]}%`],

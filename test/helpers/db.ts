@@ -128,8 +128,10 @@ export async function makePostgresTemplate(dir: URL = MIGRATIONS_DIR): Promise<s
         'select datname from pg_database where datname like $1',
         [`${name}\\_b\\_%`],
       );
-      for (const { datname } of dead.rows)
+      for (const { datname } of dead.rows) {
+        await admin.query(`alter database ${datname} with is_template false`);
         await admin.query(`drop database if exists ${datname} with (force)`);
+      }
       const building = `${name}_b_${randomBytes(4).toString('hex')}`;
       await admin.query(`create database ${building}`);
       const database = await openPostgres(withDatabase(process.env.TEST_DATABASE_URL!, building), 1);
