@@ -163,9 +163,9 @@ for (const engine of ENGINES) {
         .executeTakeFirstOrThrow();
       assert.ok(row.next_refresh_at && row.next_refresh_at.getTime() <= Date.now() + 1000, 'due now');
       assert.equal(row.engine_fingerprint, null, 'the next refresh reads the answer in full');
-      const [, cleared] = await events(b);
+      const [first, cleared] = (await events(b)) as Array<{ changeset: any }>;
       assert.deepEqual(cleared!.changeset, {
-        tracking_stopped_at: [(await events(b))[0]!.changeset.tracking_stopped_at[1], null],
+        tracking_stopped_at: [first!.changeset.tracking_stopped_at[1], null],
         tracking_stopped_reason: ['user_request', null],
       });
       // The sibling is still stopped.
