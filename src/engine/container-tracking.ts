@@ -22,7 +22,22 @@ export interface ContainerTrackingChange {
   shipment: (TrackingChange & { action: 'stopped' | 'resumed' }) | null;
 }
 
+/**
+ * Locks the container's shipment row, then the container's. The shipment first: a refresh holds
+ * the shipment's row from its lease check to its commit (refresh.ts, worker/leases.ts), so a stop
+ * waits for a refresh under way to finish, and a refresh that starts meanwhile waits for the stop
+ * and then reads the container as stopped; never a refresh writing a box stopped after it read
+ * it. The same order as the shipment's own stop (line-tracking.ts), so the two cannot deadlock.
+ */
 async function lockContainer(tx: Kysely<DB>, accountId: string, id: string) {
+  const of = await tx
+    .selectFrom('containers')
+    .select('shipment_id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!of) return undefined;
+  await tx.selectFrom('shipments').select('id').where('id', '=', of.shipment_id).forUpdate().execute();
   return tx
     .selectFrom('containers')
     .select(['id', 'shipment_id', 'tracking_stopped_at', 'tracking_stopped_reason'])

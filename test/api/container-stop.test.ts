@@ -228,6 +228,32 @@ for (const engine of ENGINES) {
       assert.equal(theirs.status, 404);
     });
 
+    test('a stop waits for a refresh under way (it holds the shipment row) and is not overwritten by it', {
+      skip: engine === 'pglite' ? 'one connection: nothing runs beside a transaction' : false,
+    }, async () => {
+      const s = await seedShipment(db(), t.accountId);
+      const [a] = s.containerIds as [string];
+      let settled = false;
+      let pending: Promise<unknown> | undefined;
+      await db()
+        .transaction()
+        .execute(async (tx) => {
+          // What refresh.ts holds from its lease check to its commit.
+          await tx.selectFrom('shipments').select('id').where('id', '=', s.shipmentId).forUpdate().execute();
+          pending = stop(a).then((r) => {
+            settled = true;
+            return r;
+          });
+          await new Promise((r) => setTimeout(r, 400));
+          assert.equal(settled, false, 'the stop waits for the refresh');
+          await tx.updateTable('containers').set({ seal_number: 'SEAL-1' }).where('id', '=', a).execute();
+        });
+      const res = (await pending) as Awaited<ReturnType<typeof stop>>;
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.attributes.seal_number, 'SEAL-1', "the refresh's write came first");
+      assert.equal(res.body.data.attributes.tracking_stopped_reason, 'user_request');
+    });
+
     test('the OpenAPI document describes both paths', async () => {
       const doc = (await t.request('GET', '/v2/openapi.json')).body;
       for (const path of ['/v2/containers/{id}/stop_tracking', '/v2/containers/{id}/resume_tracking']) {
