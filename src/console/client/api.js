@@ -47,6 +47,7 @@ export function createApi(key, onUnauthorized = () => {}) {
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body ?? {}),
     patch: (path, body) => call('PATCH', path, body),
+    del: (path) => call('DELETE', path),
     upload: (path, formData) => call('POST', path, formData),
   };
 }

@@ -1,8 +1,9 @@
 // The console's shell: sign-in, navigation and a hash router (#/shipments, #/shipments/<id>,
-// #/tracking-requests, #/webhooks, and #/documents when the server has the documents API). Pages live in ./pages/.
+// #/tracking-requests, #/webhooks, #/alerts, and #/documents when the server has the documents API). Pages live in ./pages/.
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi, forgetKey, savedKey, saveKey } from './api.js';
+import { Alerts } from './pages/alerts.js';
 import { DocumentDetail } from './pages/document.js';
 import { Documents } from './pages/documents.js';
 import { ShipmentDetail } from './pages/shipment.js';
@@ -16,6 +17,7 @@ const NAV = [
   { href: '#/shipments', label: 'Shipments', section: 'shipments' },
   { href: '#/tracking-requests', label: 'Tracking requests', section: 'tracking-requests' },
   { href: '#/webhooks', label: 'Webhooks', section: 'webhooks' },
+  { href: '#/alerts', label: 'Alerts', section: 'alerts' },
   { href: '#/documents', label: 'Documents', section: 'documents' },
 ];
 
@@ -40,6 +42,7 @@ function Page({ route, api }) {
   if (section === 'shipments' && id) return html`<${ShipmentDetail} api=${api} id=${id} />`;
   if (section === 'tracking-requests') return html`<${TrackingRequests} api=${api} params=${route.params} />`;
   if (section === 'webhooks') return html`<${Webhooks} api=${api} />`;
+  if (section === 'alerts') return html`<${Alerts} api=${api} />`;
   if (section === 'documents')
     return id
       ? html`<${DocumentDetail} api=${api} id=${id} />`
