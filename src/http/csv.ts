@@ -34,7 +34,7 @@ async function* csvChunks(
   // Keyset pages (Page.after: the rows after the last one sent), not page numbers: an OFFSET
   // reads every row before its page, so 100,000 rows read by page number cost 200 counts and
   // ~10 million row visits; after the last id each page costs the same.
-  let after: string | undefined;
+  let after: string | null = null;
   for (;;) {
     const rows = await pageOf({ number: 1, size: EXPORT_PAGE_SIZE, after });
     if (rows.length > 0) yield stringify(rows.map((r) => flatRow(columns, r).map(safe)));

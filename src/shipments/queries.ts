@@ -111,7 +111,7 @@ export async function listShipments(
   const dir = f.sort.desc ? 'desc' : 'asc';
   const after = page.after;
   return paged(
-    (after === undefined ? q : q.where(afterRow('shipments', 's', f.sort.column, f.sort.desc, after)))
+    (after ? q.where(afterRow('shipments', 's', f.sort.column, f.sort.desc, after)) : q)
       .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
       .select(COLUMNS)
       .$castTo<ShipmentRow>()

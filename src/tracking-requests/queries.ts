@@ -147,10 +147,7 @@ export async function listTrackingRequests(
   }
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
-    (page.after === undefined
-      ? q
-      : q.where(afterRow('tracking_requests', null, f.sort.column, f.sort.desc, page.after))
-    )
+    (page.after ? q.where(afterRow('tracking_requests', null, f.sort.column, f.sort.desc, page.after)) : q)
       .select(COLUMNS)
       .$castTo<TrackingRequest>()
       .orderBy(f.sort.column, dir)

@@ -9,8 +9,9 @@ export interface Page {
    * Keyset paging (whole-list exports, src/http/csv.ts): the `size` rows after the row of this id
    * in the list's order, `number` ignored and no total counted. Each page then costs the same
    * however deep it is, where OFFSET reads every row before the page (and a count each page).
+   * null: the first page of a keyset read (uncounted too).
    */
-  after?: string;
+  after?: string | null;
 }
 
 export const DEFAULT_PAGE_SIZE = 30;

@@ -136,9 +136,7 @@ export async function listContainers(
   const after = page.after;
   const rowsQ = containersWithShipment(db, accountId)
     .where(where)
-    .$if(after !== undefined, (qb) =>
-      qb.where(afterRow('containers', 'c', f.sort.column, f.sort.desc, after!)),
-    );
+    .$if(Boolean(after), (qb) => qb.where(afterRow('containers', 'c', f.sort.column, f.sort.desc, after!)));
   const countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId).where(where);
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
