@@ -72,7 +72,7 @@ for (const engine of ENGINES) {
         assert.equal(await table.locator('tbody tr').count(), 1);
         const [trFile] = await Promise.all([
           page.waitForEvent('download'),
-          page.getByRole('button', { name: 'Export tracking requests (CSV)' }).click(),
+          page.getByRole('button', { name: 'Export requests (CSV)' }).click(),
         ]);
         assert.equal(trFile.suggestedFilename(), 'tracking_requests.csv');
         const trRows = parse(await readFile((await trFile.path())!, 'utf8'), { columns: true }) as Array<

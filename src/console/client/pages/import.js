@@ -64,10 +64,9 @@ export function Import({ api }) {
     <form class="panel" onSubmit=${submit} aria-labelledby="import-h">
       <h2 id="import-h">A CSV of numbers</h2>
       <p class="hint">
-        Columns: <span class="mono">request_number</span> (required), <span class="mono">scac</span>,
-        <span class="mono">request_type</span>, <span class="mono">ref_numbers</span> and
-        <span class="mono">tags</span> (several separated by “;”). Without a SCAC the carrier is detected from the
-        number; without a type, a valid container number is a container and anything else a bill of lading.
+        ${'Columns: '}<span class="mono">request_number</span>${' (required), '}<span class="mono">scac</span>${', '}
+        <span class="mono">request_type</span>${', '}<span class="mono">ref_numbers</span>${' and '}
+        <span class="mono">tags</span>${' (several separated by “;”). Without a SCAC the carrier is detected from the number; without a type, a valid container number is a container and anything else a bill of lading.'}
       </p>
       <div class="field">
         <label for="import-file">File</label>

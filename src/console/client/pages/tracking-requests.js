@@ -145,7 +145,7 @@ export function TrackingRequests({ api, params }) {
         api=${api}
         path=${`/tracking_requests${qs(filters)}`}
         filename="tracking_requests.csv"
-        label="Export tracking requests (CSV)"
+        label="Export requests (CSV)"
       />
       <a href="#/import">Import a spreadsheet…</a>
     </div>
