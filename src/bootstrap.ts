@@ -35,6 +35,7 @@ export async function bootstrap(
           waitMs: config.embeddedLockWaitMs,
           vacuumIntervalMs: config.embeddedVacuumIntervalMs,
           idleInTransactionMs: config.embeddedIdleInTransactionMs,
+          statementTimeoutMs: config.embeddedStatementTimeoutMs,
           log,
         });
   } catch (err) {

@@ -30,6 +30,8 @@ export interface Config {
   embeddedLockWaitMs: number;
   /** How long an embedded-socket client may hold the database idle in a transaction (0 = no limit). */
   embeddedIdleInTransactionMs: number;
+  /** How long an embedded-socket client may hold the database in one go, busy or idle (0 = no limit). */
+  embeddedStatementTimeoutMs: number;
   embeddedVacuumIntervalMs: number;
   logLevel: string;
   publicBaseUrl: string | null;
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedDbPort: v.EMBEDDED_DB_PORT,
     embeddedLockWaitMs: v.EMBEDDED_LOCK_WAIT_MS,
     embeddedIdleInTransactionMs: v.EMBEDDED_IDLE_IN_TRANSACTION_MS,
+    embeddedStatementTimeoutMs: v.EMBEDDED_STATEMENT_TIMEOUT_MS,
     embeddedVacuumIntervalMs: v.EMBEDDED_VACUUM_INTERVAL_MS,
     logLevel: v.LOG_LEVEL,
     publicBaseUrl: v.PUBLIC_BASE_URL,

@@ -61,6 +61,11 @@ export const HTTP_SCHEMA = {
     'How long a client of the embedded database socket (psql, the CLI) may hold the database idle inside a transaction or an unfinished protocol sequence; past it the transaction is rolled back and the client disconnected, so the API and worker never wait longer than this behind a forgotten BEGIN. 0 = no limit.',
     { min: 0 },
   ),
+  EMBEDDED_STATEMENT_TIMEOUT_MS: integer(
+    120_000,
+    'How long a client of the embedded database socket may keep the database to itself in one go: one statement, or a transaction from its first statement to its end. Past it the transaction is rolled back and the client disconnected as soon as the statement running then ends (PGlite cannot interrupt a statement in progress; a single statement outside a transaction finishes). 0 = no limit.',
+    { min: 0 },
+  ),
   EMBEDDED_VACUUM_INTERVAL_MS: integer(
     3_600_000,
     'How often the server vacuums and analyzes every table of its embedded database (PGlite runs no autovacuum, so without it updated rows are never reclaimed); 0 = never.',

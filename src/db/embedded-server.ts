@@ -18,7 +18,34 @@ import type { Gate } from './gate.ts';
 // longer than EMBEDDED_IDLE_IN_TRANSACTION_MS is rolled back and disconnected, as PostgreSQL's
 // idle_in_transaction_session_timeout does. A statement that runs long cannot be cut short here:
 // PGlite runs it synchronously in WebAssembly (no timer fires meanwhile, statement_timeout is not
-// honoured, and there is no cancel entry point).
+// honoured, and there is no cancel entry point). So the statement time-out bounds the whole hold
+// instead: a client that has kept the session longer than EMBEDDED_STATEMENT_TIMEOUT_MS (one
+// statement, or a transaction of many) is rolled back and disconnected as soon as the statement
+// running then ends, and a single statement outside a transaction simply finishes.
+
+/** Why a client was dropped: what the log and the client are told. */
+const DROPS = {
+  idle: {
+    setting: 'EMBEDDED_IDLE_IN_TRANSACTION_MS',
+    code: '25P03',
+    log: 'held the database idle in a transaction too long',
+  },
+  hold: {
+    setting: 'EMBEDDED_STATEMENT_TIMEOUT_MS',
+    code: '57014',
+    log: 'held the database in one statement or transaction too long',
+  },
+} as const;
+type DropReason = keyof typeof DROPS;
+
+/** A FATAL ErrorResponse message of PostgreSQL's protocol. */
+function fatal(code: string, message: string): Buffer {
+  const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`, 'utf8');
+  const head = Buffer.alloc(5);
+  head.write('E', 0, 'latin1');
+  head.writeInt32BE(4 + fields.length, 1);
+  return Buffer.concat([head, fields]);
+}
 
 const IN_SEQUENCE = new Set(['P', 'B', 'D', 'E', 'C', 'H', 'd', 'c', 'f'].map((c) => c.charCodeAt(0)));
 /** A Sync message: ends an extended-protocol sequence a dropped client left open. */
@@ -39,19 +66,34 @@ export async function startEmbeddedServer(opts: {
   onNotify: (channel: string, payload: string) => void;
   /** How long a client may hold the session without sending anything; 0 = no limit. */
   idleInTransactionMs?: number;
+  /** How long a client may hold the session in one go, busy or not; 0 = no limit. */
+  statementTimeoutMs?: number;
   log?: Pick<Logger, 'warn'>;
 }): Promise<EmbeddedServer> {
   const sockets = new Set<Socket>();
   const byHandler = new Map<number, Socket>();
   const queue = new SessionQueue(opts.pglite, opts.gate, opts.onNotify, {
     idleMs: opts.idleInTransactionMs ?? 0,
-    drop: (handlerId, idleMs) => {
+    holdMs: opts.statementTimeoutMs ?? 0,
+    drop: (handlerId, why) => {
       const socket = byHandler.get(handlerId);
+      const limit = DROPS[why];
       opts.log?.warn(
-        { client: socket ? `${socket.remoteAddress}:${socket.remotePort}` : handlerId, idleMs },
-        'embedded database client held the database idle in a transaction too long (EMBEDDED_IDLE_IN_TRANSACTION_MS): rolled back and disconnected',
+        {
+          client: socket ? `${socket.remoteAddress}:${socket.remotePort}` : handlerId,
+          limitMs: why === 'idle' ? opts.idleInTransactionMs : opts.statementTimeoutMs,
+        },
+        `embedded database client ${limit.log} (${limit.setting}): rolled back and disconnected`,
       );
-      socket?.destroy();
+      if (!socket) return;
+      // Tell the client why, as PostgreSQL does when it ends a session, then close.
+      socket.end(
+        fatal(
+          limit.code,
+          `terminating connection: ${limit.log} (${limit.setting}); its transaction was rolled back`,
+        ),
+      );
+      setTimeout(() => socket.destroy(), 1000).unref();
     },
   });
   const server: Server = createServer((socket) => {
@@ -86,6 +128,12 @@ export async function startEmbeddedServer(opts: {
   };
 }
 
+interface Limits {
+  idleMs: number;
+  holdMs: number;
+  drop: (handlerId: number, why: DropReason) => void;
+}
+
 class SessionQueue {
   #holder: number | null = null;
   #release: (() => void) | null = null;
@@ -95,21 +143,23 @@ class SessionQueue {
   /** Clients dropped for idling while holding the session: what they still send is ignored. */
   #dropped = new Set<number>();
   #idleTimer: NodeJS.Timeout | null = null;
+  /** When the holder took the session (Date.now()), for the statement time-out. */
+  #heldSince = 0;
   readonly #pglite: PGlite;
   readonly #gate: Gate;
   readonly #onNotify: (channel: string, payload: string) => void;
-  readonly #idle: { idleMs: number; drop: (handlerId: number, idleMs: number) => void };
+  readonly #limits: Limits;
 
   constructor(
     pglite: PGlite,
     gate: Gate,
     onNotify: (channel: string, payload: string) => void,
-    idle: { idleMs: number; drop: (handlerId: number, idleMs: number) => void },
+    limits: Limits,
   ) {
     this.#pglite = pglite;
     this.#gate = gate;
     this.#onNotify = onNotify;
-    this.#idle = idle;
+    this.#limits = limits;
   }
 
   async enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
@@ -121,6 +171,7 @@ class SessionQueue {
       this.#waiting.delete(handlerId);
       this.#holder = handlerId;
       this.#release = release;
+      this.#heldSince = Date.now();
     }
     let bytes = 0;
     const scan = notificationScanner(this.#onNotify);
@@ -137,17 +188,26 @@ class SessionQueue {
     } finally {
       if (this.#gone.delete(handlerId)) await this.#letGo(handlerId);
       else if (!IN_SEQUENCE.has(message[0] ?? 0) && !this.#pglite.isInTransaction()) this.#pass(handlerId);
+      else if (this.#overHold()) await this.#expire(handlerId, 'hold');
       else this.#startIdleTimer(handlerId);
     }
     return bytes;
   }
 
-  /** The holder now waits for its client's next message: bounded by the idle limit. */
+  #overHold(): boolean {
+    const { holdMs } = this.#limits;
+    return holdMs > 0 && Date.now() - this.#heldSince >= holdMs;
+  }
+
+  /** The holder now waits for its client's next message: bounded by both limits, whichever ends first. */
   #startIdleTimer(handlerId: number): void {
-    const { idleMs } = this.#idle;
-    if (idleMs <= 0) return;
+    const { idleMs, holdMs } = this.#limits;
+    const holdLeft = holdMs > 0 ? this.#heldSince + holdMs - Date.now() : Number.POSITIVE_INFINITY;
+    const idleLeft = idleMs > 0 ? idleMs : Number.POSITIVE_INFINITY;
+    if (holdLeft === Number.POSITIVE_INFINITY && idleLeft === Number.POSITIVE_INFINITY) return;
     this.#stopIdleTimer();
-    this.#idleTimer = setTimeout(() => void this.#expire(handlerId), idleMs);
+    const why: DropReason = idleLeft <= holdLeft ? 'idle' : 'hold';
+    this.#idleTimer = setTimeout(() => void this.#expire(handlerId, why), Math.min(idleLeft, holdLeft));
   }
 
   #stopIdleTimer(): void {
@@ -155,14 +215,14 @@ class SessionQueue {
     this.#idleTimer = null;
   }
 
-  async #expire(handlerId: number): Promise<void> {
-    this.#idleTimer = null;
+  async #expire(handlerId: number, why: DropReason): Promise<void> {
+    this.#stopIdleTimer();
     if (this.#holder !== handlerId) return;
     this.#dropped.add(handlerId);
     // The client may have left an extended-protocol sequence open: a Sync ends it before the rollback.
     await this.#pglite.runExclusive(() => this.#pglite.execProtocolRaw(SYNC)).catch(() => {});
     await this.#letGo(handlerId);
-    this.#idle.drop(handlerId, this.#idle.idleMs);
+    this.#limits.drop(handlerId, why);
   }
 
   /** The client disconnected (called before clearTransactionIfNeeded). */

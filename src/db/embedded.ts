@@ -74,6 +74,8 @@ export interface EmbeddedOptions {
   vacuumIntervalMs?: number;
   /** Server role: how long a socket client may hold the database idle in a transaction; 0 = no limit. */
   idleInTransactionMs?: number;
+  /** Server role: how long a socket client may hold the database in one go; 0 = no limit. */
+  statementTimeoutMs?: number;
   log?: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -169,6 +171,7 @@ async function own(opts: EmbeddedOptions, lock: HeldLock): Promise<EmbeddedDatab
         host: '127.0.0.1',
         port: opts.port ?? 0,
         idleInTransactionMs: opts.idleInTransactionMs ?? 0,
+        statementTimeoutMs: opts.statementTimeoutMs ?? 0,
         log: opts.log,
         onNotify: (channel, payload) => {
           for (const l of listeners) l.onNotify(channel, payload);

@@ -60,6 +60,7 @@ const CASES: [Record<string, string>, RegExp][] = [
   [{ DATABASE_PREPARED_STATEMENTS: 'always' }, /DATABASE_PREPARED_STATEMENTS must be one of auto, off/],
   [{ DATABASE_LISTEN_URL: 'mysql://db/x' }, /DATABASE_LISTEN_URL must start with postgres:\/\//],
   [{ EMBEDDED_IDLE_IN_TRANSACTION_MS: '-1' }, /EMBEDDED_IDLE_IN_TRANSACTION_MS must be an integer/],
+  [{ EMBEDDED_STATEMENT_TIMEOUT_MS: '2s' }, /EMBEDDED_STATEMENT_TIMEOUT_MS must be an integer/],
   [{ IMPORT_MAX_ROWS: '0' }, /IMPORT_MAX_ROWS must be an integer/],
   [{ IMPORT_MAX_BYTES: '1MB' }, /IMPORT_MAX_BYTES must be an integer/],
   [{ RATE_LIMIT_CREATE_PER_MINUTE: '0' }, /RATE_LIMIT_CREATE_PER_MINUTE must be an integer/],
