@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
 import { iso } from '../util/iso.ts';
-import { resumeShipmentTracking, stopShipmentTracking, type TrackingChange } from './line-tracking.ts';
+import { resumeShipmentTracking, stopShipmentTracking } from './line-tracking.ts';
 
 // Stopping and resuming one container's tracking (issue 32, beyond the reference): the engine
 // leaves a stopped container's stored facts as they are (apply.ts, terminal-check.ts), and its
@@ -18,8 +18,8 @@ export const ALL_CONTAINERS_STOPPED = 'all_containers_stopped';
 export interface ContainerTrackingChange {
   /** false when the container was already in the asked state (nothing about it changed). */
   changed: boolean;
-  /** What happened to its shipment's tracking as a result (null: nothing). */
-  shipment: (TrackingChange & { action: 'stopped' | 'resumed' }) | null;
+  /** Its shipment's tracking stopped or resumed with it. */
+  shipment: 'stopped' | 'resumed' | null;
 }
 
 /**
@@ -105,7 +105,7 @@ export async function stopContainerTracking(
     .executeTakeFirst();
   if (tracked) return { changed: true, shipment: null };
   const stop = await stopShipmentTracking(tx, accountId, c.shipment_id, ALL_CONTAINERS_STOPPED);
-  return { changed: true, shipment: stop?.changed ? { ...stop, action: 'stopped' } : null };
+  return { changed: true, shipment: stop?.changed ? 'stopped' : null };
 }
 
 /**
@@ -134,7 +134,7 @@ export async function resumeContainerTracking(
     .executeTakeFirstOrThrow();
   if (shipment.line_tracking_stopped_reason === ALL_CONTAINERS_STOPPED) {
     const resumed = await resumeShipmentTracking(tx, accountId, c.shipment_id);
-    return { changed: true, shipment: resumed?.changed ? { ...resumed, action: 'resumed' } : null };
+    return { changed: true, shipment: resumed?.changed ? 'resumed' : null };
   }
   if (shipment.line_tracking_stopped_at === null) {
     await tx
@@ -168,10 +168,10 @@ async function clearContainerStop(
 }
 
 /**
- * When the user resumes a shipment that stopped because all its containers had: its containers
- * resume with it (each announced), or the shipment would be tracked with nothing to track.
- * Nothing for a shipment stopped for another reason. Call it in resumeShipmentTracking's
- * transaction, before it clears the shipment's stop.
+ * When a shipment that stopped because all its containers had is tracked again (the user resumes
+ * it, or a new tracking request names its number: request.ts): its containers resume with it (each
+ * announced), or the shipment would be tracked with nothing to track. Nothing for a shipment
+ * stopped for another reason. Call it in the transaction that clears the shipment's stop, before.
  */
 export async function resumeStoppedContainers(tx: Kysely<DB>, accountId: string, shipmentId: string) {
   const shipment = await tx

@@ -8,6 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { eventually } from '../helpers/engine.ts';
 import { short, useScenarioRig } from '../helpers/scenario-rig.ts';
@@ -119,6 +120,45 @@ for (const engine of ENGINES) {
         const c = (await byNumber()).get(n).attributes;
         assert.equal(c.tracking_stopped_reason, 'user_request', n);
       }
+    });
+
+    test('tracking the number again after its only container was stopped tracks the container again', async () => {
+      const s = await rig.track('SIMBL1C0001', 'bill_of_lading');
+      await s.until(['created']);
+      const [box] = await s.containers();
+      const stop = await rig.t.request('PATCH', `/v2/containers/${box.id}/stop_tracking`, { key: s.key });
+      assert.equal(stop.status, 200, stop.text);
+      assert.equal(
+        (await s.shipment()).data.attributes.line_tracking_stopped_reason,
+        'all_containers_stopped',
+      );
+      await s.until(['tracking_stopped']);
+
+      await rig.advanceTo(10);
+      const again = await rig.t.request('POST', '/v2/tracking_requests', {
+        key: s.key,
+        body: trBody({ request_type: 'bill_of_lading', request_number: 'SIMBL1C0001', scac: 'MAEU' }),
+      });
+      assert.equal(again.status, 201, again.text);
+      const tr = await eventually(
+        async () => {
+          const r = await rig.t.request('GET', `/v2/tracking_requests/${again.body.data.id}`, { key: s.key });
+          return r.body.data.attributes.status === 'created' && r.body;
+        },
+        15_000,
+        'the second request to succeed',
+      );
+      assert.equal(tr.data.relationships.tracked_object.data.id, await s.shipmentId(), 'the same shipment');
+      const c = await eventually(
+        async () => {
+          const r = await rig.t.request('GET', `/v2/containers/${box.id}`, { key: s.key });
+          return r.body.data.attributes.current_status === 'on_ship' && r.body.data.attributes;
+        },
+        15_000,
+        'the container read again',
+      );
+      assert.equal(c.tracking_stopped_at, null);
+      assert.equal((await s.shipment()).data.attributes.line_tracking_stopped_at, null);
     });
   });
 }
