@@ -219,11 +219,13 @@ const PGLITE_SHARED_BUFFERS = '32MB';
 /**
  * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
  * owner only (see embedded.ts, which holds the lock and passes the `gate` it shares with the
- * socket server); `onPglite` hands the instance to that owner.
+ * socket server); `onPglite` hands the instance to that owner. `loadDataDir`: a data directory
+ * dumped by PGlite's dumpDataDir to start from instead of an empty cluster (tests start from a
+ * migrated one: creating a cluster, PostgreSQL's initdb, is most of an empty start's seconds).
  */
 export async function openPglite(
   dataDir: string | null,
-  opts: { gate?: Gate; onPglite?: (pglite: PGlite) => void } = {},
+  opts: { gate?: Gate; onPglite?: (pglite: PGlite) => void; loadDataDir?: Blob } = {},
 ): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm ships with PGlite as a contrib extension: the search indexes (migrations/0033) use it.
@@ -232,7 +234,7 @@ export async function openPglite(
   // pages are touched and never shrinks: under read load the process held ~490 MB. With 32 MB it held
   // ~390 MB at the same throughput (pages beyond it come from the OS page cache); see docs/benchmarks.md.
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const options = { extensions, startParams };
+  const options = { extensions, startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) };
   const pglite = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await pglite.waitReady;
   opts.onPglite?.(pglite);

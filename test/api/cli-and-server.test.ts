@@ -7,7 +7,8 @@ import { processStorage } from '../helpers/storage.ts';
 for (const engine of ENGINES) {
   describe(`CLI and server process [${engine}]`, () => {
     test('first start creates a default account and prints its key; SIGTERM exits cleanly', async () => {
-      const s = await processStorage(engine);
+      // On PGlite an empty DATA_DIR: the very first start creates the cluster and migrates it.
+      const s = await processStorage(engine, { empty: true });
       const port = await freePort();
       const server = spawnNode(['src/main.ts'], {
         ...s.env,

@@ -35,7 +35,8 @@ for (const engine of ENGINES) {
     let written: { rows: number; tables: number };
     before(async () => {
       from = await processStorage(engine);
-      to = await processStorage(engine);
+      // On PGlite a DATA_DIR with nothing in it: a restore onto a new machine creates the cluster.
+      to = await processStorage(engine, { empty: true });
       files = mkdtempSync(join(tmpdir(), 'trk-backup-'));
       file = join(files, 'tracker.jsonl.gz');
     });

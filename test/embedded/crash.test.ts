@@ -9,7 +9,7 @@ import { processStorage } from '../helpers/storage.ts';
 // SIGKILL of the server's whole process group (a shell wrapper, as `npm` or a supervisor runs it)
 // in the middle of write bursts, ten times in a row, each restart started as soon as the wrapper
 // has exited (while the killed node process may still be listed in /proc, issue 31): every
-// restart serves within 120 s (the first start, which migrates, may take longer on a loaded
+// restart serves within 120 s (the first start may take longer on a loaded
 // machine), none is refused, and every acknowledged (201) tracking request is there afterwards.
 
 const KILLS = 10;

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
@@ -10,6 +8,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openEmbedded } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { migratedPgliteDir } from '../helpers/db.ts';
 
 // A client of the embedded database's socket that opens a transaction and goes quiet (psql after
 // BEGIN) holds PGlite's single session. Past EMBEDDED_IDLE_IN_TRANSACTION_MS it is rolled back and
@@ -23,7 +22,7 @@ describe('embedded socket: idle-in-transaction limit [pglite]', () => {
   test('an open BEGIN through the socket stops the API no longer than the limit', {
     timeout: 180_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trk-idle-'));
+    const dataDir = await migratedPgliteDir('trk-idle-');
     const warnings: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
     const database = await openEmbedded({ dataDir, role: 'server', idleInTransactionMs: LIMIT_MS, log });
@@ -80,7 +79,7 @@ describe('embedded socket: idle-in-transaction limit [pglite]', () => {
   test('a transaction that keeps the database busy is cut off past the statement time-out', {
     timeout: 180_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trk-hold-'));
+    const dataDir = await migratedPgliteDir('trk-hold-');
     const warnings: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
     const database = await openEmbedded({

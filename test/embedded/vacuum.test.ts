@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { openEmbedded } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { migratedPgliteDir } from '../helpers/db.ts';
 
 // PGlite runs no autovacuum: the server that owns DATA_DIR vacuums every table itself
 // (EMBEDDED_VACUUM_INTERVAL_MS). Observed as a user's disk sees it: 20,000 deleted rows keep their
@@ -25,7 +24,7 @@ describe('embedded database vacuum [pglite]', () => {
   test('the owning server vacuums every table at its interval; 0 never does', {
     timeout: 120_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trk-vacuum-'));
+    const dataDir = await migratedPgliteDir('trk-vacuum-');
     try {
       // Interval 0: the dead rows keep their pages.
       const off = await openEmbedded({ dataDir, role: 'server', vacuumIntervalMs: 0 });

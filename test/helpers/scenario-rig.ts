@@ -23,8 +23,18 @@ const SCAC = 'MAEU';
 /** Every scenario suite runs through each DCSA adapter: the simulator speaks both versions. */
 export const ADAPTERS = ['dcsa-tnt-v2', 'dcsa-tnt-v3'] as const;
 export type RigAdapter = (typeof ADAPTERS)[number];
-/** Each engine with each adapter: what a scenario suite iterates. */
-export const RIGS = ENGINES.flatMap((engine) => ADAPTERS.map((adapter) => [engine, adapter] as const));
+/**
+ * What a scenario suite iterates: every engine through the 2.2 adapter, and the 3.0.0 adapter on
+ * PGlite (the engine every run has). The adapters are storage-independent (each turns the carrier's
+ * answer into the same readings, which the same engine code stores), so one engine shows the 3.0.0
+ * adapter to meet the very assertions the 2.2 adapter meets on that engine, which show that both
+ * adapters give the same results. A 3.0.0 pass on PostgreSQL as well took over 40 s of a CI run
+ * and proved nothing more.
+ */
+export const RIGS: readonly (readonly [DbEngine, RigAdapter])[] = [
+  ...ENGINES.map((engine) => [engine, 'dcsa-tnt-v2'] as const),
+  ['pglite', 'dcsa-tnt-v3'],
+];
 
 export const SCENARIO_ENV: Record<string, string> = {
   ...FAST_ENGINE_ENV,

@@ -11,8 +11,8 @@ export interface ServerProcess {
 }
 
 /**
- * `npm start` as a user runs it, on an empty database of its own (a fresh DATA_DIR on PGlite, a
- * new database on PostgreSQL) and a free port; answers once the banner has printed the key and
+ * `npm start` as a user runs it, on a database of its own with no account yet (processStorage:
+ * migrated, on either engine) and a free port; answers once the banner has printed the key and
  * the server answers /healthz.
  */
 export async function startServerProcess(
@@ -35,7 +35,7 @@ export async function startServerProcess(
     await storage.cleanup();
   };
   try {
-    // A first start initialises PGlite: tens of seconds on a loaded machine.
+    // Starting PGlite takes seconds on a loaded machine.
     const key = (await server.waitFor(/api key: (\S+)/, 180_000))[1]!;
     for (let i = 0; ; i++) {
       const ok = await fetch(`${origin}/healthz`).then(

@@ -1,14 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase } from './db.ts';
+import { createTestDatabase, migratedPgliteDir } from './db.ts';
 
-/** Storage for a child process: a PGlite data directory, or a fresh PostgreSQL database. */
+/**
+ * Storage for a child process, migrated as on both engines: a PGlite data directory (a copy of
+ * the migrated template, see db.ts), or a fresh PostgreSQL database. `empty`: a PGlite data
+ * directory with nothing in it, for a test of a server's very first start (which creates the
+ * cluster and migrates it).
+ */
 export async function processStorage(
   engine: string,
+  opts: { empty?: boolean } = {},
 ): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   if (engine === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'trk-'));
+    const dir = opts.empty ? mkdtempSync(join(tmpdir(), 'trk-')) : await migratedPgliteDir();
     return {
       env: { DATA_DIR: dir, DATABASE_URL: '' },
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
