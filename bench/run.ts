@@ -11,6 +11,7 @@ import { machineInfo, writeResults } from './lib/report.ts';
 import { baselineScenario } from './scenarios/baseline.ts';
 import { createScenario } from './scenarios/create.ts';
 import { engineScenario } from './scenarios/engine.ts';
+import { exportScenario } from './scenarios/export.ts';
 import { pgliteScenario } from './scenarios/pglite.ts';
 import {
   compare,
@@ -156,6 +157,7 @@ try {
   if (want('pglite')) await pgliteScenario(ctx);
   if (want('traffic')) await trafficScenarios(ctx);
   if (want('throughput')) await throughputScenarios(ctx);
+  if (want('export')) await exportScenario(ctx);
   const last = first
     ? await baselineScenario(ctx, 'baseline_end', 'Baseline: bare Fastify hello world (end of run)')
     : null;
@@ -190,5 +192,5 @@ const md = writeResults(machine, cfg, ctx.results, ctx.notes, {
 });
 process.stdout.write(`\n${md}`);
 const single = cfg.only.size === 1 ? [...cfg.only][0] : '';
-const written = single === 'traffic' || single === 'throughput' ? `latest-${single}` : 'latest';
+const written = ['traffic', 'throughput', 'export'].includes(single ?? '') ? `latest-${single}` : 'latest';
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results/${written}*.md written`);

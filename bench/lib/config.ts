@@ -25,6 +25,12 @@ export interface BenchConfig {
   throughputJourneys: number;
   /** Engines of the throughput set: postgres, pglite (BENCH_THROUGHPUT_ENGINES, comma-separated). */
   throughputEngines: string[];
+  /** Shipments of the export scenario's PostgreSQL account (100,000). */
+  exportShipments: number;
+  /** Shipments of the export scenario's embedded PGlite account (10,000: it seeds ~10x slower). */
+  exportPgliteShipments: number;
+  /** The API's --max-old-space-size during the export scenario (160, as `npm start`). */
+  exportHeapMb: number;
   /** Scenario groups to run; empty = all. */
   only: Set<string>;
 }
@@ -71,6 +77,9 @@ export function benchConfig(
     throughputShipments: num(env, 'BENCH_THROUGHPUT_SHIPMENTS', 1_000),
     throughputJourneys: num(env, 'BENCH_THROUGHPUT_JOURNEYS', 300),
     throughputEngines: (env.BENCH_THROUGHPUT_ENGINES || 'postgres,pglite').split(',').map((s) => s.trim()),
+    exportShipments: num(env, 'BENCH_EXPORT_SHIPMENTS', 100_000),
+    exportPgliteShipments: num(env, 'BENCH_EXPORT_PGLITE_SHIPMENTS', 10_000),
+    exportHeapMb: num(env, 'BENCH_EXPORT_HEAP_MB', 160),
     only: new Set(
       onlyGroups(env, argv)
         .split(',')

@@ -120,13 +120,15 @@ export function writeResults(
     notes,
     ...extra,
   };
-  // A traffic-only or throughput-only run (`--only traffic|throughput`) keeps the full run's files.
+  // A traffic-, throughput- or export-only run (`--only traffic|throughput|export`) keeps the full run's files.
   const base =
     only.size === 1 && only.has('traffic')
       ? `latest-traffic${cfg.large ? '-large' : ''}`
       : only.size === 1 && only.has('throughput')
         ? 'latest-throughput'
-        : 'latest';
+        : only.size === 1 && only.has('export')
+          ? 'latest-export'
+          : 'latest';
   writeFileSync(new URL(`${base}.json`, dir), `${JSON.stringify(json, null, 2)}\n`);
   const md = markdown(machine, cfg, results, notes);
   writeFileSync(new URL(`${base}.md`, dir), md);

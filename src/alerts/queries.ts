@@ -5,6 +5,7 @@ import { paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import type { Page } from '../util/page.ts';
 import { isUuid } from '../util/uuid.ts';
+import { gatherDigest } from './delivery/queries.ts';
 
 // Alert rules. Every query filters by account_id: another account's rule is never found, listed,
 // changed or deleted.
@@ -84,7 +85,8 @@ export function listRules(
 
 /**
  * Writes a rule's new values and drops what was waiting for addresses it no longer names (pending
- * messages are cancelled, digest items not yet gathered deleted), in one transaction.
+ * messages are cancelled, digest items not yet gathered deleted), in one transaction. A daily rule
+ * made immediate sends what waited for its digest at once.
  */
 export async function updateRule(
   db: Kysely<DB>,
@@ -101,6 +103,9 @@ export async function updateRule(
       .returning(COLUMNS)
       .executeTakeFirst();
     if (row) await dropWaiting(tx, id, r.recipients, true);
+    // A rule that is no longer daily has no digest hour left: what waited for one goes now, as
+    // the digest it was to be, rather than waiting for ever.
+    if (row && r.schedule === 'immediate') await gatherDigest(tx, id, null);
     return row;
   });
 }

@@ -1,7 +1,8 @@
 // When a daily digest is due: the next instant after `now` at which the wall clock of `timeZone`
 // shows `dailyAt` (HH:MM). Pure: the clock comes in as an argument, so tests move it at will.
 // On a day whose DST change skips that time, the digest goes at the same UTC offset as before the
-// change (one hour later by the wall clock); on a day that repeats it, at its first occurrence.
+// change (later by the wall clock by the size of the jump, usually an hour); on a day that repeats
+// it, at its first occurrence. So every local date has exactly one digest (test/alerts/schedule.test.ts).
 
 /** Whether `tz` is a time zone name Intl knows (IANA names, e.g. Europe/Berlin, and UTC). */
 export function isTimeZone(tz: string): boolean {
@@ -44,11 +45,26 @@ function wallClock(t: number, tz: string): number {
   return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
 }
 
-/** The instant whose wall clock in `tz` reads `local` (UTC milliseconds of that reading). */
+const DAY = 86_400_000;
+
+/** The UTC offset of `tz` at instant `t`, in milliseconds. */
+const offset = (t: number, tz: string): number => wallClock(t, tz) - t;
+
+/**
+ * The instant whose wall clock in `tz` reads `local` (UTC milliseconds of that reading). The
+ * offsets a day either side are the ones before and after any change that day (`local` read as UTC
+ * is at most 14 hours from the instant sought, so both lie beyond it); each gives a candidate, and
+ * the earliest that really shows `local` wins, so a repeated time answers its first occurrence. When
+ * neither does, `local` was skipped: it is taken at the offset before the change, which the wall
+ * clock shows later by the size of the jump. Guessing from the offset at `local` itself, as one
+ * might, lands on the wrong side of the change: west of Greenwich, and on a change at midnight, it
+ * answers the hour before the gap, a time of the day before.
+ */
 function instantOf(local: number, tz: string): number {
-  const first = local - (wallClock(local, tz) - local);
-  // A second pass corrects the offset when the guess fell on the other side of a DST change.
-  return local - (wallClock(first, tz) - first);
+  const before = offset(local - DAY, tz);
+  const after = offset(local + DAY, tz);
+  const candidates = [local - before, local - after].sort((a, b) => a - b);
+  return candidates.find((t) => wallClock(t, tz) === local) ?? local - before;
 }
 
 export function nextDigestAt(dailyAt: string, timeZone: string, now: Date): Date {

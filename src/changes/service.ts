@@ -34,6 +34,9 @@ export const HISTORY_ATTRIBUTES: ReadonlySet<string> = new Set([
   ...ANNOUNCED_TERMINAL_FIELDS,
   'pickup_lfd',
   ...LFD_EVENTS.map(([field]) => field),
+  // A user's stop and resume of one container (engine/container-tracking.ts), source user.
+  'tracking_stopped_at',
+  'tracking_stopped_reason',
 ]);
 
 export interface ChangeQuery {

@@ -143,6 +143,10 @@ export interface ContainersTable {
   transport_event_ids_json: string | null;
   empty_in_timezone: string | null;
   transport_event_count: Generated<number>;
+  /** When a user stopped tracking this container alone (migrations/0061); null while tracked. */
+  tracking_stopped_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** Why this container's tracking stopped (user_request), with tracking_stopped_at. */
+  tracking_stopped_reason: string | null;
 }
 
 export interface CustomFieldDefinitionsTable {

@@ -109,7 +109,8 @@ function timelineAfter(stored: StoredState, plan: Plan): ShipmentTimeline {
     pod_eta_at: pick('pod_eta_at'),
     pod_ata_at: pick('pod_ata_at'),
     containers: [
-      ...stored.containers.map((c) => times({ ...c.facts, ...updates.get(c.id) })),
+      // A container stopped on its own no longer decides when the shipment is refreshed or stops.
+      ...stored.containers.filter((c) => !c.stopped).map((c) => times({ ...c.facts, ...updates.get(c.id) })),
       ...plan.newContainers.map((c) => times(c.facts)),
     ],
   };

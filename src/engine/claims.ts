@@ -62,7 +62,10 @@ export interface ClaimedShipment {
   pod_eta_at: Date | null;
   pod_ata_at: Date | null;
   last_changed_at: Date | null;
-  /** [pod_full_out_at, final_destination_full_out_at, empty_terminated_at] per container, ISO strings. */
+  /**
+   * [pod_full_out_at, final_destination_full_out_at, empty_terminated_at] per container still
+   * tracked (a stopped one decides nothing, as in apply.ts), ISO strings.
+   */
   container_times: Array<[string | null, string | null, string | null]>;
 }
 
@@ -94,7 +97,7 @@ export async function claimDueShipments(
                           to_char(c.pod_full_out_at at time zone 'UTC', ${ISO_FORMAT}),
                           to_char(c.final_destination_full_out_at at time zone 'UTC', ${ISO_FORMAT}),
                           to_char(c.empty_terminated_at at time zone 'UTC', ${ISO_FORMAT})))
-                   from containers c where c.shipment_id = s.id),
+                   from containers c where c.shipment_id = s.id and c.tracking_stopped_at is null),
                 '[]'::json) end as container_times`.execute(db);
   return r.rows;
 }

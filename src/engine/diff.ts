@@ -28,6 +28,11 @@ export interface StoredContainer {
   facts: ContainerFacts;
   /** Every stored event, including invalidated ones (invalidated_at set). */
   events: Array<EventFacts & { id: string; invalidated_at?: string | null }>;
+  /**
+   * A user stopped tracking this container alone (container-tracking.ts): what the carrier says
+   * of it is not read, so its facts and events stay as stored and nothing is announced for it.
+   */
+  stopped?: boolean;
 }
 
 /**
@@ -150,7 +155,10 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
   };
   const storedByNumber = new Map(stored.containers.map((c) => [c.number, c]));
   const transportEvents: Array<DomainEventPlan & { at: string | null }> = [];
-  const containerNumbers = next.containers.map((c) => c.number);
+  // A stopped container gets no estimate of the shipment's either.
+  const containerNumbers = next.containers
+    .map((c) => c.number)
+    .filter((n) => !storedByNumber.get(n)?.stopped);
   let anyInvalidated = false;
   const terminalChanges: DomainEventPlan[] = [];
   const podChanged =
@@ -178,6 +186,7 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
       }
       continue;
     }
+    if (old.stopped) continue;
     // Recompute, then diff (CARRIER-NOTES §5.7): a stored event the journey, read again from all
     // the carrier's data, reads differently now (another event at the same place) was a wrong
     // reading. An event simply missing from the answer is kept: a carrier that stops reporting
@@ -298,7 +307,7 @@ export function diff(stored: StoredState, next: ReturnType<typeof snapshotFacts>
     for (const c of next.containers) {
       const old = storedByNumber.get(c.number);
       const now = c.facts.ind_eta_at as string | null;
-      if (!old || now === null || sameValue(old.facts.ind_eta_at, now)) continue;
+      if (!old || old.stopped || now === null || sameValue(old.facts.ind_eta_at, now)) continue;
       plan.estimates.push({
         event: 'container.transport.estimated.arrived_at_inland_destination',
         container_number: c.number,

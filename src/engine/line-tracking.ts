@@ -7,8 +7,11 @@ import type { StopReason as LifecycleStop } from './lifecycle.ts';
 // domain events. Here, below the services, because the engine stops tracking on its own
 // (apply.ts, refresh.ts) and the shipments service stops and resumes it when asked.
 
-/** Why tracking stops: the engine's reasons (lifecycle.ts), or the user's cancel. */
-export type StopReason = LifecycleStop | 'cancelled_by_user';
+/**
+ * Why tracking stops: the engine's reasons (lifecycle.ts), the user's cancel, or every one of the
+ * shipment's containers stopped on its own (container-tracking.ts).
+ */
+export type StopReason = LifecycleStop | 'cancelled_by_user' | 'all_containers_stopped';
 
 export interface TrackingChange {
   /** false when the shipment was already in the asked state (nothing about it changed). */

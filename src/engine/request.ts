@@ -6,6 +6,7 @@ import { rowWrites } from '../worker/batch.ts';
 import { LeaseLost, lockLease } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedRequest } from './claims.ts';
+import { resumeStoppedContainers } from './container-tracking.ts';
 import type { EngineDeps } from './deps.ts';
 import { resolveScac } from './detect-scac.ts';
 import { answerFingerprint } from './fingerprint.ts';
@@ -168,6 +169,8 @@ async function linkShipment(
     .forUpdate()
     .executeTakeFirst();
   if (existing) {
+    // Tracked again after every container was stopped on its own: they are tracked again too.
+    await resumeStoppedContainers(tx, tr.account_id, existing.id);
     await tx
       .updateTable('shipments')
       .set({

@@ -107,6 +107,7 @@ export async function loadStoredState(
       return {
         id: c.id,
         number: c.number,
+        stopped: c.tracking_stopped_at !== null,
         facts,
         events: events
           .filter((e) => e.container_id === c.id)

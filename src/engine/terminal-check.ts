@@ -12,11 +12,11 @@ import { diffTerminal, type TerminalFacts } from './terminal-diff.ts';
 
 // Terminal checks: containers whose POD terminal a terminal connection covers are checked at the
 // terminal every TERMINAL_CHECK_INTERVAL_MS from when the POD terminal is known until the
-// terminal reports the box gone, its empty is returned, or its shipment stops. The schedule lives
-// in container_terminal_checks (migrations/0039): a claim moves next_check_at a lease ahead, so
-// two workers do not check the same box at once. An answer that changes nothing writes only that
-// schedule row; a change writes the container, its terminal transport events and domain events
-// in one transaction.
+// terminal reports the box gone, its empty is returned, or its shipment or the box alone stops
+// (container-tracking.ts). The schedule lives in container_terminal_checks (migrations/0039): a
+// claim moves next_check_at a lease ahead, so two workers do not check the same box at once. An
+// answer that changes nothing writes only that schedule row; a change writes the container, its
+// terminal transport events and domain events in one transaction.
 
 export interface ClaimedCheck {
   id: string;
@@ -51,7 +51,7 @@ export async function claimDueChecks(
         join shipments s on s.id = c.shipment_id
         left join container_terminal_checks k on k.container_id = c.id
        where coalesce(c.pod_terminal_id, s.pod_terminal_id) is not null
-         and s.line_tracking_stopped_at is null
+         and s.line_tracking_stopped_at is null and c.tracking_stopped_at is null
          and c.terminal_full_out_at is null and c.empty_terminated_at is null and c.delivered_at is null
          and (k.next_check_at is null or k.next_check_at <= now())
          and ${coverage(dir)}
@@ -136,13 +136,16 @@ export async function processTerminalCheck(deps: EngineDeps, c: ClaimedCheck): P
         'pod_berthed_at',
         'terminal_full_out_at',
         'delivered_at',
+        'tracking_stopped_at',
       ])
       .where('id', '=', c.id)
       .forUpdate()
       .executeTakeFirst();
-    if (!row) return;
+    // Stopped between the claim and this answer: the answer is not read (container-tracking.ts).
+    if (!row || row.tracking_stopped_at !== null) return;
+    const { tracking_stopped_at: _stopped, ...facts } = row;
     const stored: TerminalFacts = {
-      ...row,
+      ...facts,
       holds_at_pod_terminal: jsonArray(row.holds_at_pod_terminal),
       fees_at_pod_terminal: jsonArray(row.fees_at_pod_terminal),
       pickup_lfd_line: iso(row.pickup_lfd_line),

@@ -13,6 +13,7 @@ const COLLECTIONS = [
   'webhook_notifications',
   'shipping_lines',
   'documents',
+  'alert_rules',
 ] as const;
 
 export function apiIndexRoute(baseUrl: string) {

@@ -75,6 +75,11 @@ export function containerLines(a: Attrs): string[] {
   if (a.pickup_lfd) lines.push(`  Last free day: ${time(a.pickup_lfd)}`);
   if (Array.isArray(a.holds_at_pod_terminal) && a.holds_at_pod_terminal.length)
     lines.push(`  Holds: ${a.holds_at_pod_terminal.map((h: Attrs) => `${h.name} (${h.status})`).join(', ')}`);
+  // Stopped on its own (PATCH /v2/containers/{id}/stop_tracking): the facts above are as of then.
+  if (a.tracking_stopped_at)
+    lines.push(
+      `  Tracking of this container stopped ${time(a.tracking_stopped_at)} (${a.tracking_stopped_reason ?? 'unknown'})`,
+    );
   return lines;
 }
 

@@ -25,6 +25,9 @@ export const STOP_REASONS = [
   'no_updates_at_line',
   'cancelled_by_user',
   'booking_cancelled',
+  // Beyond the reference: every container of the shipment was stopped on its own
+  // (PATCH /v2/containers/{id}/stop_tracking; docs/api-notes.md).
+  'all_containers_stopped',
 ] as const;
 
 const s = columns<ShipmentSource, Ctx>();

@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { byId } from '../db/by-ids.ts';
-import { paged, total } from '../db/paged.ts';
+import { afterRow, paged, total } from '../db/paged.ts';
 import type { DB } from '../db/schema.ts';
 import { type ReadsOf, readsOf } from '../members/kit.ts';
 import type { Page } from '../util/page.ts';
@@ -109,8 +109,9 @@ export async function listShipments(
   if (f.updated_end) q = q.where('s.updated_at', '<=', f.updated_end);
   for (const w of f.where ?? []) q = q.where(w);
   const dir = f.sort.desc ? 'desc' : 'asc';
+  const after = page.after;
   return paged(
-    q
+    (after ? q.where(afterRow('shipments', 's', f.sort.column, f.sort.desc, after)) : q)
       .leftJoin('vessels as v', 'v.id', 's.pod_vessel_id')
       .select(COLUMNS)
       .$castTo<ShipmentRow>()

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { resumeStoppedContainers } from '../engine/container-tracking.ts';
 import { resumeShipmentTracking, stopShipmentTracking } from '../engine/line-tracking.ts';
 import { notFound } from '../errors.ts';
 import type { Resource } from '../jsonapi/resource.ts';
@@ -125,11 +126,18 @@ export async function stopTracking(db: Kysely<DB>, accountId: string, id: string
   return single(db, accountId, row);
 }
 
-/** Resumes tracking; wakes the refresher when the shipment was stopped. */
+/**
+ * Resumes tracking; wakes the refresher when the shipment was stopped. A shipment stopped because
+ * all its containers were (container-tracking.ts) resumes them too, each with its container.updated.
+ */
 export async function resumeTracking(db: Kysely<DB>, accountId: string, id: string, notifyWork?: NotifyWork) {
   const shipmentId = idOr404(id);
-  const change = await db.transaction().execute((tx) => resumeShipmentTracking(tx, accountId, shipmentId));
+  const { change, containers } = await db.transaction().execute(async (tx) => {
+    const containers = await resumeStoppedContainers(tx, accountId, shipmentId);
+    return { change: await resumeShipmentTracking(tx, accountId, shipmentId), containers };
+  });
   if (!change) throw notFoundError();
+  if (containers) notifyWork?.('webhook');
   if (change.changed) notifyWork?.('refresh');
   const row = await findShipment(db, accountId, shipmentId);
   if (!row) throw notFoundError();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { byId, byIds } from '../db/by-ids.ts';
-import { paged, total } from '../db/paged.ts';
+import { afterRow, paged, total } from '../db/paged.ts';
 import type { DB, TrackingRequestsTable } from '../db/schema.ts';
 import { type ReadsOf, readsOf } from '../members/kit.ts';
 import type { Page } from '../util/page.ts';
@@ -147,7 +147,11 @@ export async function listTrackingRequests(
   }
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(
-    q.select(COLUMNS).$castTo<TrackingRequest>().orderBy(f.sort.column, dir).orderBy('id', dir),
+    (page.after ? q.where(afterRow('tracking_requests', null, f.sort.column, f.sort.desc, page.after)) : q)
+      .select(COLUMNS)
+      .$castTo<TrackingRequest>()
+      .orderBy(f.sort.column, dir)
+      .orderBy('id', dir),
     q.select(total),
     page,
   );

@@ -5,6 +5,13 @@ export interface Page {
   /** From 1. */
   number: number;
   size: number;
+  /**
+   * Keyset paging (whole-list exports, src/http/csv.ts): the `size` rows after the row of this id
+   * in the list's order, `number` ignored and no total counted. Each page then costs the same
+   * however deep it is, where OFFSET reads every row before the page (and a count each page).
+   * null: the first page of a keyset read (uncounted too).
+   */
+  after?: string | null;
 }
 
 export const DEFAULT_PAGE_SIZE = 30;

@@ -4,6 +4,8 @@
 // is sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { recordDomainEvents } from '../../src/domain-events/record.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 
@@ -176,6 +178,69 @@ for (const engine of ENGINES) {
       assert.equal(res.status, 422, res.text);
       assert.equal(res.body.errors[0].code, 'blank');
       await t.request('DELETE', `/v2/alert_rules/${r.body.data.id}`);
+    });
+
+    test('a daily rule made immediate sends what waited for its digest at once; nothing is stranded', async () => {
+      const a = await t.newAccount('switch');
+      const made = await t.request('POST', '/v2/alert_rules', {
+        key: a.key,
+        body: body({
+          events: ['tracking_request.succeeded'],
+          recipients: ['one@example.com', 'two@example.com'],
+          schedule: 'daily',
+          daily_at: '09:00',
+        }),
+      });
+      assert.equal(made.status, 201, made.text);
+      const id = made.body.data.id;
+      const db = t.database.db;
+      // Two events of the rule, recorded as the engine records them: both wait for the digest.
+      await db.transaction().execute((tx) =>
+        recordDomainEvents(tx, [
+          {
+            event: 'tracking_request.succeeded',
+            account_id: a.accountId,
+            reference_type: 'tracking_request',
+          },
+          {
+            event: 'tracking_request.succeeded',
+            account_id: a.accountId,
+            reference_type: 'tracking_request',
+          },
+        ]),
+      );
+      const waiting = () =>
+        db
+          .selectFrom('alert_items')
+          .select(['address'])
+          .where('rule_id', '=', id)
+          .where('message_id', 'is', null)
+          .execute();
+      assert.equal((await waiting()).length, 4);
+      assert.equal((await messagesOf(id)).length, 0);
+
+      const res = await t.request('PATCH', `/v2/alert_rules/${id}`, {
+        key: a.key,
+        body: body({ schedule: 'immediate', recipients: ['one@example.com'] }),
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.attributes.next_digest_at, null);
+      // The address kept gets one digest of both events, due now; the one removed gets nothing.
+      assert.deepEqual(await waiting(), []);
+      const messages = await messagesOf(id);
+      assert.deepEqual(
+        messages.map((m) => [m.address, m.kind, m.status, m.items]),
+        [['one@example.com', 'digest', 'pending', 2]],
+      );
+      assert.ok(messages[0]!.due, 'due at once');
+
+      async function messagesOf(ruleId: string) {
+        const r = await sql<{ address: string; kind: string; status: string; items: number; due: boolean }>`
+          select m.address, m.kind, m.status, (select count(*)::int from alert_items i where i.message_id = m.id) as items,
+                 m.next_attempt_at <= now() as due
+            from alert_messages m where m.rule_id = ${ruleId} order by m.address`.execute(db);
+        return r.rows;
+      }
     });
 
     test('ALERT_MAX_RULES bounds the rules of one account, not of another', async () => {

@@ -27,6 +27,7 @@ for (const engine of ENGINES) {
           'shipments',
           'containers',
           'webhooks',
+          'alert_rules',
         ])
           assert.ok(links[name], `no ${name} link`);
         assert.match(res.body.meta.authentication, /Token <key>.*Bearer <key>/);

@@ -152,7 +152,7 @@ for (const engine of ENGINES) {
             .waitFor();
           await page.getByLabel('Type').selectOption('bill_of_lading');
           await page.getByLabel('SCAC').fill('TEST');
-          await page.getByRole('button', { name: 'Track' }).click();
+          await page.getByRole('button', { name: 'Track', exact: true }).click();
           await page.getByText('Tracking request for TEST-TR-FAILED created').waitFor();
           await page.getByRole('row').filter({ hasText: 'TEST-TR-FAILED' }).first().waitFor();
           await noHorizontalScroll(page, 'tracking requests');

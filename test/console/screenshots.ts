@@ -32,6 +32,26 @@ try {
     },
   });
   if (hook.status !== 201) throw new Error(hook.text);
+  // Two alert rules for the Alerts page (docs/alerts.md).
+  for (const attributes of [
+    {
+      events: ['container.transport.available', 'container.pickup_lfd.changed'],
+      recipients: ['ops@example.com', 'imports@example.com'],
+      filter: { tags: ['urgent'] },
+    },
+    {
+      events: ['shipment.estimated.arrival', 'container.transport.vessel_arrived'],
+      recipients: ['planning@example.com'],
+      schedule: 'daily',
+      daily_at: '07:30',
+      time_zone: 'Europe/Berlin',
+    },
+  ]) {
+    const rule = await t.request('POST', '/v2/alert_rules', {
+      body: { data: { type: 'alert_rule', attributes } },
+    });
+    if (rule.status !== 201) throw new Error(rule.text);
+  }
   // Sandbox scenarios with a transshipment and with a slipped ETA (docs/simulator.md).
   for (const n of ['SIMTS0001', 'SIMETA0001']) await trackSandbox(t, f.worker, n);
   await t.request('POST', '/v2/tracking_requests', {
@@ -93,6 +113,9 @@ try {
       await shoot(page, '#/webhooks', 'webhooks.png', async (p) => {
         await p.getByRole('button', { name: 'Notifications' }).first().click();
         await p.getByRole('button', { name: 'Redeliver' }).first().waitFor();
+      });
+      await shoot(page, '#/alerts', 'alerts.png', async (p) => {
+        await p.getByRole('article').first().waitFor();
       });
       await shoot(page, `#/documents/${documentId}`, 'document.png', async (p) => {
         await p.getByRole('link', { name: 'Open document' }).waitFor();

@@ -28,6 +28,9 @@ const EXTRAS: Record<string, string[]> = {
     'ind_facility_holds',
     'ind_facility_fees',
     'ssl_lfd',
+    // Per-container stop, an extension (docs/api-notes.md, "Extensions").
+    'tracking_stopped_at',
+    'tracking_stopped_reason',
   ],
   transport_event: ['invalidated_at'],
 };

@@ -39,71 +39,71 @@ const ENV = {
 type Snapshot = { day: number; attributes: any; terminal: string | null };
 
 for (const engine of ENGINES) {
-  // One run of 62 simulated days in `before`: about a minute on PGlite on a loaded 2-core machine, so
-  // more than the suite's 120 s per-test limit leaves when other work shares the machine.
-  describe(`terminal scenarios and the event coverage through the simulator [${engine}]`, {
-    timeout: 300_000,
-  }, () => {
+  describe(`terminal scenarios and the event coverage through the simulator [${engine}]`, () => {
     let t: TestApp;
     let world: Awaited<ReturnType<typeof startSimulatedWorld>>;
     const timeline = new Map<string, Snapshot[]>();
     const containerIds = new Map<string, string>();
     let listed: string[] = [];
 
-    before(async () => {
-      t = await startTestApp(engine, ENV);
-      world = await startSimulatedWorld(t);
-      const categories = (await t.request('GET', '/v2/webhooks/events')).body.data;
-      listed = categories.flatMap((c: any) => c.attributes.events.map((e: any) => e.name));
-      const scenarios = (await (await fetch(`${world.sim.url}/control/scenarios`)).json()) as Array<{
-        examples: Record<string, string>;
-      }>;
-      const tracked = new Map<string, string>();
-      for (const s of scenarios) {
-        for (const [type, number] of Object.entries(s.examples)) {
-          // One request per number (SIMNONE uses the same number for both document types).
-          if (!tracked.has(number)) tracked.set(number, await world.track(number, type));
+    before(
+      async () => {
+        t = await startTestApp(engine, ENV);
+        world = await startSimulatedWorld(t);
+        const categories = (await t.request('GET', '/v2/webhooks/events')).body.data;
+        listed = categories.flatMap((c: any) => c.attributes.events.map((e: any) => e.name));
+        const scenarios = (await (await fetch(`${world.sim.url}/control/scenarios`)).json()) as Array<{
+          examples: Record<string, string>;
+        }>;
+        const tracked = new Map<string, string>();
+        for (const s of scenarios) {
+          for (const [type, number] of Object.entries(s.examples)) {
+            // One request per number (SIMNONE uses the same number for both document types).
+            if (!tracked.has(number)) tracked.set(number, await world.track(number, type));
+          }
         }
-      }
-      const scenarioOf = new Map<string, string>();
-      for (const s of SCENARIOS) {
-        const c = await eventually(async () => world.containerOf(tracked.get(`${s}0001`)!), 20_000, `${s}`);
-        containerIds.set(s, c.id);
-        scenarioOf.set(c.id, s);
-      }
-      let day = 0;
-      for (const step of [0, ...STEPS]) {
-        if (step > 0) await world.sim.advance(step);
-        day += step;
-        await settle();
-        const page = await t.request('GET', '/v2/containers?page[size]=100', { key: world.acct.key });
-        for (const c of page.body.data) {
-          const s = scenarioOf.get(c.id);
-          if (!s) continue;
-          const list = timeline.get(s) ?? [];
-          list.push({
-            day,
-            attributes: c.attributes,
-            terminal: c.relationships.pod_terminal.data?.id ?? null,
-          });
-          timeline.set(s, list);
+        const scenarioOf = new Map<string, string>();
+        for (const s of SCENARIOS) {
+          const c = await eventually(async () => world.containerOf(tracked.get(`${s}0001`)!), 20_000, `${s}`);
+          containerIds.set(s, c.id);
+          scenarioOf.set(c.id, s);
         }
-      }
-      // Let the last notifications go out.
-      await eventually(
-        async () => {
-          const r = await t.database.db
-            .selectFrom('webhook_notifications')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('account_id', '=', world.acct.accountId)
-            .where('delivery_status', '=', 'pending')
-            .executeTakeFirstOrThrow();
-          return Number(r.n) === 0;
-        },
-        60_000,
-        'every notification delivered',
-      );
-    });
+        let day = 0;
+        for (const step of [0, ...STEPS]) {
+          if (step > 0) await world.sim.advance(step);
+          day += step;
+          await settle();
+          const page = await t.request('GET', '/v2/containers?page[size]=100', { key: world.acct.key });
+          for (const c of page.body.data) {
+            const s = scenarioOf.get(c.id);
+            if (!s) continue;
+            const list = timeline.get(s) ?? [];
+            list.push({
+              day,
+              attributes: c.attributes,
+              terminal: c.relationships.pod_terminal.data?.id ?? null,
+            });
+            timeline.set(s, list);
+          }
+        }
+        // Let the last notifications go out.
+        await eventually(
+          async () => {
+            const r = await t.database.db
+              .selectFrom('webhook_notifications')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('account_id', '=', world.acct.accountId)
+              .where('delivery_status', '=', 'pending')
+              .executeTakeFirstOrThrow();
+            return Number(r.n) === 0;
+          },
+          60_000,
+          'every notification delivered',
+        );
+      },
+      // Every scenario tracked through every simulated day: past the suite's 120 s on a busy host.
+      { timeout: 300_000 },
+    );
     after(async () => {
       // SCENARIO_EVENTS_OUT=<file>: writes the events each tracked number produced (the source of
       // the table in docs/simulator.md).

@@ -108,9 +108,9 @@ export async function dueDigestRules(
 
 /**
  * Gathers a rule's waiting items into one digest message per address (due at once), and sets its
- * next digest time. Answers how many messages it made.
+ * next digest time (null: a rule no longer daily). Answers how many messages it made.
  */
-export async function gatherDigest(tx: Kysely<DB>, ruleId: string, next: Date): Promise<number> {
+export async function gatherDigest(tx: Kysely<DB>, ruleId: string, next: Date | null): Promise<number> {
   const r = await sql<{ id: string }>`
     with made as (
       insert into alert_messages (id, account_id, rule_id, address, kind, next_attempt_at)

@@ -33,6 +33,28 @@ export function createApi(key, onUnauthorized = () => {}) {
       throw new ApiError(0, 'The server cannot be reached.');
     }
     if (res.status === 204) return null;
+    return answer(res);
+  }
+  /** POST of a CSV (text/csv) body, answered with JSON:API: the import endpoint. */
+  async function postCsv(path, text) {
+    let res;
+    try {
+      res = await fetch(`/v2${path}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Token ${key}`,
+          Accept: 'application/vnd.api+json',
+          'Content-Type': 'text/csv',
+        },
+        body: text,
+      });
+    } catch {
+      throw new ApiError(0, 'The server cannot be reached.');
+    }
+    return answer(res);
+  }
+
+  async function answer(res) {
     const doc = await res.json().catch(() => null);
     if (!res.ok) {
       const errors = doc?.errors ?? [];
@@ -43,10 +65,37 @@ export function createApi(key, onUnauthorized = () => {}) {
     }
     return doc;
   }
+
+  /**
+   * A list as CSV (`Accept: text/csv`, every page with the filters in force), saved as `filename`.
+   * The key goes in a header, so a plain link cannot download it: the browser fetches the file
+   * and hands it to the user as a Blob (the server streams it; the browser holds it until saved).
+   */
+  async function download(path, filename) {
+    let res;
+    try {
+      res = await fetch(`/v2${path}`, { headers: { Authorization: `Token ${key}`, Accept: 'text/csv' } });
+    } catch {
+      throw new ApiError(0, 'The server cannot be reached.');
+    }
+    if (!res.ok) return answer(res);
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = filename;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
   return {
+    postCsv,
+    download,
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body ?? {}),
     patch: (path, body) => call('PATCH', path, body),
+    del: (path) => call('DELETE', path),
     upload: (path, formData) => call('POST', path, formData),
   };
 }

@@ -1,10 +1,12 @@
 // The console's shell: sign-in, navigation and a hash router (#/shipments, #/shipments/<id>,
-// #/tracking-requests, #/webhooks, and #/documents when the server has the documents API). Pages live in ./pages/.
+// #/tracking-requests, #/import, #/webhooks, #/alerts, and #/documents when the server has the documents API). Pages live in ./pages/.
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi, forgetKey, savedKey, saveKey } from './api.js';
+import { Alerts } from './pages/alerts.js';
 import { DocumentDetail } from './pages/document.js';
 import { Documents } from './pages/documents.js';
+import { Import } from './pages/import.js';
 import { ShipmentDetail } from './pages/shipment.js';
 import { Shipments } from './pages/shipments.js';
 import { SignIn } from './pages/sign-in.js';
@@ -15,7 +17,9 @@ import { html } from './ui.js';
 const NAV = [
   { href: '#/shipments', label: 'Shipments', section: 'shipments' },
   { href: '#/tracking-requests', label: 'Tracking requests', section: 'tracking-requests' },
+  { href: '#/import', label: 'Import', section: 'import' },
   { href: '#/webhooks', label: 'Webhooks', section: 'webhooks' },
+  { href: '#/alerts', label: 'Alerts', section: 'alerts' },
   { href: '#/documents', label: 'Documents', section: 'documents' },
 ];
 
@@ -39,7 +43,9 @@ function Page({ route, api }) {
   const [section, id] = route.parts;
   if (section === 'shipments' && id) return html`<${ShipmentDetail} api=${api} id=${id} />`;
   if (section === 'tracking-requests') return html`<${TrackingRequests} api=${api} params=${route.params} />`;
+  if (section === 'import') return html`<${Import} api=${api} />`;
   if (section === 'webhooks') return html`<${Webhooks} api=${api} />`;
+  if (section === 'alerts') return html`<${Alerts} api=${api} />`;
   if (section === 'documents')
     return id
       ? html`<${DocumentDetail} api=${api} id=${id} />`

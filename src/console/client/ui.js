@@ -1,6 +1,7 @@
 // Shared view helpers: htm bound to Preact (no build step), formatting, JSON:API look-ups.
 import htm from 'htm';
 import { h } from 'preact';
+import { useState } from 'preact/hooks';
 
 export const html = htm.bind(h);
 
@@ -73,4 +74,30 @@ export function Pager({ page, size, total, onPage, noun }) {
     <span>Page ${page} of ${pages} · ${total} ${noun}</span>
     <button class="secondary" type="button" disabled=${page >= pages} onClick=${() => onPage(page + 1)}>Next</button>
   </nav>`;
+}
+
+/**
+ * "Export CSV": the list at `path` (its filters in force, every page) downloaded as `filename`.
+ * `note` says what the export leaves out, e.g. a filter only the console applies.
+ */
+export function ExportButton({ api, path, filename, label = 'Export CSV', note }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  async function run() {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.download(path, filename);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return html`<span class="export">
+    <button class="secondary" type="button" disabled=${busy} onClick=${run} title=${note}>
+      ${busy ? 'Exporting…' : label}
+    </button>
+    <${ErrorBox} error=${error} />
+  </span>`;
 }

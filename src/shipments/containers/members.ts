@@ -46,6 +46,9 @@ export const CONTAINER_STATUSES = [
   'awaiting_inland_transfer',
 ] as const;
 
+/** Why a container's tracking stopped: only a user's request stops one container alone. */
+export const CONTAINER_STOP_REASONS = ['user_request'] as const;
+
 const c = columns<ContainerSource, Ctx>();
 const Str = Nullable(Type.String());
 const Time = Nullable(DateTime);
@@ -237,6 +240,12 @@ export const CONTAINER = declare({
       stored: true,
       reads: ['current_status', 'availability_known', 'available_for_pickup'],
     }),
+    // Beyond the reference (docs/api-notes.md): a user stopped tracking this container alone
+    // (PATCH /v2/containers/{id}/stop_tracking). Not the shipment's line_tracking_stopped_at.
+    c.time('tracking_stopped_at', {
+      schema: { description: 'When tracking of this container alone was stopped; null while tracked.' },
+    }),
+    c.text('tracking_stopped_reason', { schema: { enum: [...CONTAINER_STOP_REASONS] } }),
   ],
   relationships: [
     c.toOne('shipment', 'shipment', 'shipment_id'),

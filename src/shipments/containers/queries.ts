@@ -7,7 +7,7 @@ import {
   sql,
 } from 'kysely';
 import { byId, byIds } from '../../db/by-ids.ts';
-import { paged, total } from '../../db/paged.ts';
+import { afterRow, paged, total } from '../../db/paged.ts';
 import type { DB, RawEventsTable, TransportEventsTable } from '../../db/schema.ts';
 import { type ReadsOf, readsOf } from '../../members/kit.ts';
 import type { Page } from '../../util/page.ts';
@@ -133,7 +133,10 @@ export async function listContainers(
     if (f.updated_end) and.push(eb('c.updated_at', '<=', f.updated_end));
     return eb.and([...and, ...(f.where ?? [])]);
   };
-  const rowsQ = containersWithShipment(db, accountId).where(where);
+  const after = page.after;
+  const rowsQ = containersWithShipment(db, accountId)
+    .where(where)
+    .$if(Boolean(after), (qb) => qb.where(afterRow('containers', 'c', f.sort.column, f.sort.desc, after!)));
   const countQ = db.selectFrom('containers as c').where('c.account_id', '=', accountId).where(where);
   const dir = f.sort.desc ? 'desc' : 'asc';
   return paged(

@@ -38,6 +38,8 @@ import {
   getTransportEvent,
   listContainersOf,
   refreshContainer,
+  resumeContainer,
+  stopContainer,
 } from './service.ts';
 
 // HTTP <-> service translation for /containers and /transport_events: parse parameters, call
@@ -222,6 +224,43 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         return { message: 'Started refresh for Shipping line', data, meta: { refresh_queued: true } };
       },
     );
+
+    // Beyond the reference (docs/api-notes.md): stopping and resuming one container, the same
+    // kind of action as the shipment's (shipments/routes.ts): same parameters, answer and errors.
+    const trackingActions = [
+      {
+        path: '/containers/:id/stop_tracking',
+        summary: 'Stop tracking a container',
+        description:
+          "Extension: no more carrier or terminal updates for this container alone; its stored facts stay as they are. Sets tracking_stopped_at and tracking_stopped_reason (user_request) and sends container.updated. When it was the last of its shipment's containers still tracked, the shipment stops too (line_tracking_stopped_reason all_containers_stopped, tracking_request.tracking_stopped). Idempotent: a second stop keeps the first stop's time and reason.",
+        act: stopContainer,
+      },
+      {
+        path: '/containers/:id/resume_tracking',
+        summary: 'Resume tracking a container',
+        description:
+          'Extension: clears the stop (container.updated), makes its shipment due for a refresh now, and resumes the shipment when it had stopped because all its containers had. A container that is not stopped is left as it is.',
+        act: resumeContainer,
+      },
+    ];
+    for (const { path, summary, description, act } of trackingActions) {
+      app.patch(
+        path,
+        {
+          schema: {
+            tags: ['Containers'],
+            summary,
+            description,
+            params: IdParams,
+            querystring: query({}),
+            response: { 200: single(ContainerSchema), ...errorResponses(400, 401, 404, 429) },
+          },
+        },
+        async (request) => ({
+          data: await act(db, request.accountId, request.params.id, ctx.notifyWork),
+        }),
+      );
+    }
 
     app.get(
       '/transport_events/:id',

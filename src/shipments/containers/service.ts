@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { resumeContainerTracking, stopContainerTracking } from '../../engine/container-tracking.ts';
 import { ApiError, badParameter, notFound } from '../../errors.ts';
 import type { Resource } from '../../jsonapi/resource.ts';
 import { shippingLineByScac } from '../../reference/data.ts';
@@ -144,6 +145,14 @@ export async function refreshContainer(
   notifyWork?: (kind: 'refresh') => void,
 ): Promise<Resource> {
   const c = await containerOr404(db, accountId, id);
+  if (c.tracking_stopped_at !== null) {
+    throw new ApiError(422, [
+      {
+        detail: `Tracking of this container has stopped, so it cannot be refreshed. Resume it first with PATCH /v2/containers/${c.id}/resume_tracking.`,
+        code: 'tracking_stopped',
+      },
+    ]);
+  }
   const outcome = await requestRefresh(db, accountId, c.shipment_id);
   if (outcome === 'stopped') {
     throw new ApiError(422, [
@@ -155,6 +164,53 @@ export async function refreshContainer(
   }
   notifyWork?.('refresh');
   const [data] = await containerResources(db, accountId, [c]);
+  return data!;
+}
+
+/** Who to wake after a stop or resume: the webhook worker (new domain events) or the refresher. */
+export type NotifyWork = (kind: 'refresh' | 'webhook') => void;
+
+/**
+ * Stops tracking one container at the user's request (idempotent: a second stop keeps the first
+ * one's time and reason). Its shipment stops too when it was the last container still tracked.
+ */
+export async function stopContainer(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  notifyWork?: NotifyWork,
+): Promise<Resource> {
+  if (!isUuid(id)) throw containerNotFound();
+  const change = await db
+    .transaction()
+    .execute((tx) => stopContainerTracking(tx, accountId, id, 'user_request'));
+  if (!change) throw containerNotFound();
+  if (change.changed) notifyWork?.('webhook');
+  return containerResource(db, accountId, id);
+}
+
+/**
+ * Resumes tracking one container (a container that is not stopped is left as it is); its
+ * shipment is due for a refresh now, and resumes too when it stopped because all its containers had.
+ */
+export async function resumeContainer(
+  db: Kysely<DB>,
+  accountId: string,
+  id: string,
+  notifyWork?: NotifyWork,
+): Promise<Resource> {
+  if (!isUuid(id)) throw containerNotFound();
+  const change = await db.transaction().execute((tx) => resumeContainerTracking(tx, accountId, id));
+  if (!change) throw containerNotFound();
+  if (change.changed) {
+    notifyWork?.('webhook');
+    notifyWork?.('refresh');
+  }
+  return containerResource(db, accountId, id);
+}
+
+async function containerResource(db: Kysely<DB>, accountId: string, id: string): Promise<Resource> {
+  const [data] = await containerResources(db, accountId, [await containerOr404(db, accountId, id)]);
   return data!;
 }
 

@@ -4,6 +4,7 @@ import { RouteMap, routeFromGeoJson, routeFromPorts } from '../map.js';
 import { shipmentStatus } from '../status.js';
 import {
   ErrorBox,
+  ExportButton,
   formatTime,
   html,
   humanize,
@@ -226,6 +227,16 @@ export function ShipmentDetail({ api, id }) {
     </dl>
     <${EtaHistory} api=${api} shipment=${s} />
     <h2>Containers</h2>
+    ${
+      containers.length > 0
+        ? html`<${ExportButton}
+            api=${api}
+            path=${`/containers?filter[shipment_id]=${encodeURIComponent(s.id)}`}
+            filename=${`containers-${s.attributes.bill_of_lading_number ?? s.id}.csv`}
+            label="Export containers (CSV)"
+          />`
+        : null
+    }
     <${TableWrap} label="Containers table">
       <table>
         <${TableHead} columns=${['Number', 'Size/type', 'Status', 'Availability', 'Last free day', 'Journey']} />

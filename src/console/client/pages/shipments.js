@@ -4,6 +4,7 @@ import { STATUSES, shipmentStatus } from '../status.js';
 import {
   daysBetween,
   ErrorBox,
+  ExportButton,
   formatTime,
   html,
   indexIncluded,
@@ -89,18 +90,12 @@ export function Shipments({ api, params }) {
   const clientFilter = status && status !== 'tracking_stopped';
   const size = clientFilter ? FILTER_PAGE_SIZE : PAGE_SIZE;
 
+  const stopped = status === 'tracking_stopped' ? 'true' : status ? 'false' : undefined;
+  // The filters the server applies; the export takes the same ones (every page, not this one).
+  const filters = { q: q || undefined, 'filter[tracking_stopped]': stopped };
   useEffect(() => {
-    const stopped = status === 'tracking_stopped' ? 'true' : status ? 'false' : undefined;
     api
-      .get(
-        `/shipments${qs({
-          include: 'containers',
-          'page[number]': page,
-          'page[size]': size,
-          q: q || undefined,
-          'filter[tracking_stopped]': stopped,
-        })}`,
-      )
+      .get(`/shipments${qs({ include: 'containers', 'page[number]': page, 'page[size]': size, ...filters })}`)
       .then(setDoc, setError);
   }, []);
 
@@ -142,6 +137,28 @@ export function Shipments({ api, params }) {
       <button type="submit">Search</button>
       ${q || status ? html`<button class="secondary" type="button" onClick=${() => navigate({})}>Clear</button>` : null}
     </form>
+    <div class="row">
+      <${ExportButton}
+        api=${api}
+        path=${`/shipments${qs(filters)}`}
+        filename="shipments.csv"
+        label="Export shipments (CSV)"
+        note=${clientFilter ? 'The status is worked out here, not by the server: the export has every status.' : undefined}
+      />
+      <${ExportButton}
+        api=${api}
+        path="/containers"
+        filename="containers.csv"
+        label="Export containers (CSV)"
+        note="Every container of the account"
+      />
+    </div>
+    ${
+      clientFilter
+        ? html`<p class="hint">The export has shipments of every status but stopped or not: this status is worked out
+          here, from each shipment's milestones.</p>`
+        : null
+    }
     ${
       clientFilter
         ? html`<p class="hint">Status is worked out from each shipment's milestones, so this filter is applied to

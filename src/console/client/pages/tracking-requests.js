@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { qs } from '../api.js';
-import { ErrorBox, formatTime, html, humanize, Pager, TableHead, TableWrap } from '../ui.js';
+import { ErrorBox, ExportButton, formatTime, html, humanize, Pager, TableHead, TableWrap } from '../ui.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['pending', 'awaiting_manifest', 'created', 'failed', 'tracking_stopped'];
@@ -101,17 +101,18 @@ function TrackForm({ api, onCreated }) {
 
 export function TrackingRequests({ api, params }) {
   const status = params.get('status') ?? '';
+  // #/tracking-requests?number=…: one number's requests (the Import page links rows here).
+  const number = params.get('number') ?? '';
   const page = Number(params.get('page') ?? '1') || 1;
   const [doc, setDoc] = useState(null);
   const [error, setError] = useState(null);
   const [created, setCreated] = useState(null);
   const [reload, setReload] = useState(0);
+  const filters = { 'filter[status]': status, 'filter[request_number]': number };
 
   useEffect(() => {
     api
-      .get(
-        `/tracking_requests${qs({ 'page[number]': page, 'page[size]': PAGE_SIZE, 'filter[status]': status })}`,
-      )
+      .get(`/tracking_requests${qs({ 'page[number]': page, 'page[size]': PAGE_SIZE, ...filters })}`)
       .then(setDoc, setError);
   }, [reload]);
 
@@ -134,13 +135,28 @@ export function TrackingRequests({ api, params }) {
     <div class="row">
       <div class="field">
         <label for="tr-status">Status</label>
-        <select id="tr-status" value=${status} onChange=${(e) => navigate({ status: e.currentTarget.value })}>
+        <select id="tr-status" value=${status} onChange=${(e) => navigate({ status: e.currentTarget.value, number })}>
           <option value="">All</option>
           ${STATUSES.map((s) => html`<option value=${s}>${humanize(s)}</option>`)}
         </select>
       </div>
       <button class="secondary" type="button" onClick=${() => setReload((n) => n + 1)}>Refresh</button>
+      <${ExportButton}
+        api=${api}
+        path=${`/tracking_requests${qs(filters)}`}
+        filename="tracking_requests.csv"
+        label="Export requests (CSV)"
+      />
+      <a href="#/import">Import a spreadsheet…</a>
     </div>
+    ${
+      number
+        ? html`<p>
+          Number <span class="mono">${number}</span> only ·
+          <a href=${`#/tracking-requests${qs({ status })}`}>All numbers</a>
+        </p>`
+        : null
+    }
     <${ErrorBox} error=${error} />
     ${
       doc
@@ -173,7 +189,7 @@ export function TrackingRequests({ api, params }) {
             size=${PAGE_SIZE}
             total=${doc.meta?.total ?? doc.data.length}
             noun="requests"
-            onPage=${(p) => navigate({ status, page: p })}
+            onPage=${(p) => navigate({ status, number, page: p })}
           />`
         : null
     }
