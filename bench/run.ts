@@ -21,6 +21,7 @@ import {
   prepareSmall,
   readScenarios,
 } from './scenarios/reads.ts';
+import { smallHostScenarios } from './scenarios/small-host.ts';
 import { throughputScenarios } from './scenarios/throughput.ts';
 import { trafficScenarios } from './scenarios/traffic.ts';
 import { webhookScenario } from './scenarios/webhooks.ts';
@@ -158,6 +159,7 @@ try {
   if (want('traffic')) await trafficScenarios(ctx);
   if (want('throughput')) await throughputScenarios(ctx);
   if (want('export')) await exportScenario(ctx);
+  if (want('small-host')) await smallHostScenarios(ctx);
   const last = first
     ? await baselineScenario(ctx, 'baseline_end', 'Baseline: bare Fastify hello world (end of run)')
     : null;
@@ -192,5 +194,7 @@ const md = writeResults(machine, cfg, ctx.results, ctx.notes, {
 });
 process.stdout.write(`\n${md}`);
 const single = cfg.only.size === 1 ? [...cfg.only][0] : '';
-const written = ['traffic', 'throughput', 'export'].includes(single ?? '') ? `latest-${single}` : 'latest';
+const written = ['traffic', 'throughput', 'export', 'small-host'].includes(single ?? '')
+  ? `latest-${single}`
+  : 'latest';
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results/${written}*.md written`);

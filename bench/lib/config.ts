@@ -31,6 +31,12 @@ export interface BenchConfig {
   exportPgliteShipments: number;
   /** The API's --max-old-space-size during the export scenario (160, as `npm start`). */
   exportHeapMb: number;
+  /** Small-host scenario: seconds of idle after the load before the idle RSS is taken. */
+  smallHostIdleS: number;
+  /** Small-host scenario: engines (pglite, postgres; BENCH_SMALL_HOST_ENGINES, comma-separated). */
+  smallHostEngines: string[];
+  /** Small-host scenario: `;`-separated node flag sets to compare; `shipped` = `npm start`. */
+  smallHostFlags: string;
   /** Scenario groups to run; empty = all. */
   only: Set<string>;
 }
@@ -80,6 +86,9 @@ export function benchConfig(
     exportShipments: num(env, 'BENCH_EXPORT_SHIPMENTS', 100_000),
     exportPgliteShipments: num(env, 'BENCH_EXPORT_PGLITE_SHIPMENTS', 10_000),
     exportHeapMb: num(env, 'BENCH_EXPORT_HEAP_MB', 160),
+    smallHostIdleS: num(env, 'BENCH_SMALL_HOST_IDLE_S', 20),
+    smallHostEngines: (env.BENCH_SMALL_HOST_ENGINES || 'pglite,postgres').split(',').map((s) => s.trim()),
+    smallHostFlags: env.BENCH_SMALL_HOST_FLAGS || 'shipped',
     only: new Set(
       onlyGroups(env, argv)
         .split(',')

@@ -120,7 +120,7 @@ export function writeResults(
     notes,
     ...extra,
   };
-  // A traffic-, throughput- or export-only run (`--only traffic|throughput|export`) keeps the full run's files.
+  // A traffic-, throughput-, export- or small-host-only run (`--only traffic|…`) keeps the full run's files.
   const base =
     only.size === 1 && only.has('traffic')
       ? `latest-traffic${cfg.large ? '-large' : ''}`
@@ -128,7 +128,9 @@ export function writeResults(
         ? 'latest-throughput'
         : only.size === 1 && only.has('export')
           ? 'latest-export'
-          : 'latest';
+          : only.size === 1 && only.has('small-host')
+            ? 'latest-small-host'
+            : 'latest';
   writeFileSync(new URL(`${base}.json`, dir), `${JSON.stringify(json, null, 2)}\n`);
   const md = markdown(machine, cfg, results, notes);
   writeFileSync(new URL(`${base}.md`, dir), md);
