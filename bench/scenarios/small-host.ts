@@ -21,31 +21,36 @@ import type { ScenarioResult } from '../lib/report.ts';
 // BENCH_SMALL_HOST_ENGINES (pglite,postgres): on postgres, DATABASE_URL names a fresh database of
 // its own (dropped afterwards); PostgreSQL's own processes are outside the group and not counted.
 // BENCH_SMALL_HOST_FLAGS: options to compare side by side, `;`-separated sets of node flags, each
-// run as `npm exec -c "node <flags> src/main.ts"` (npm, a shell and node, as `npm start` runs);
-// the entry `shipped` is `npm start` itself (the default).
+// run as `npm start` with those flags in place of the start script's (bench/lib/start-shell.sh);
+// the entry `shipped` is `npm start` as it is (the default).
 
 const TRACKED = 100;
 const GOALS = { peakMb: 300, idleMb: 200, shipped: 0.21, cacheOff: 0.1 };
 
 interface Variant {
   label: string;
-  command: string;
   args: string[];
+  env: Record<string, string>;
 }
+
+const SHELL = new URL('../lib/start-shell.sh', import.meta.url).pathname;
 
 function variants(spec: string | undefined): Variant[] {
   const list = (spec || 'shipped')
     .split(';')
     .map((s) => s.trim())
     .filter(Boolean);
-  return list.map((flags) =>
-    flags === 'shipped'
-      ? { label: 'npm start (as shipped)', command: 'npm', args: ['start'] }
-      : {
-          label: `node ${flags} src/main.ts`,
-          command: 'npm',
-          args: ['exec', '--offline', '-c', `node ${flags} src/main.ts`],
-        },
+  return list.map(
+    (flags): Variant =>
+      flags === 'shipped'
+        ? { label: 'npm start (as shipped)', args: ['start'], env: {} }
+        : {
+            // `npm start` itself, its script run by a shell that swaps the node flags (npm, a shell,
+            // node: the same processes as shipped).
+            label: `npm start with node ${flags}`,
+            args: ['start', `--script-shell=${SHELL}`],
+            env: { SMALL_HOST_NODE_FLAGS: flags },
+          },
   );
 }
 
@@ -103,7 +108,7 @@ async function start(
   env: Record<string, string>,
 ): Promise<{ group: Group; url: string; sampler: ReturnType<typeof sampleGroup> }> {
   const port = await freePort();
-  const group = startGroup(v.command, v.args, userEnv({ ...env, PORT: String(port) }));
+  const group = startGroup('npm', v.args, userEnv({ ...env, ...v.env, PORT: String(port) }));
   const sampler = sampleGroup(group.pgid);
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 120_000;
