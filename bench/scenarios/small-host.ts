@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Ctx, goalText } from '../lib/context.ts';
+import { perRequest, sampleCpu } from '../lib/cpu.ts';
 import { createBenchDatabase } from '../lib/db.ts';
-import { type Group, sampleGroup, startGroup } from '../lib/group.ts';
+import { type Group, groupPids, sampleGroup, startGroup } from '../lib/group.ts';
 import { runLoad } from '../lib/load.ts';
 import { freePort, sleep, startNode, waitForHttp } from '../lib/proc.ts';
 import type { ScenarioResult } from '../lib/report.ts';
@@ -124,8 +125,10 @@ async function start(
   return { group, url, sampler };
 }
 
-async function reads(ctx: Ctx, url: string, key: string, idsFile: string) {
-  const { measured } = await runLoad({
+/** The reads, and the CPU each took: the group's processes (the service), PostgreSQL's, the machine's. */
+async function reads(ctx: Ctx, url: string, key: string, idsFile: string, pgid: number) {
+  const before = sampleCpu(groupPids(pgid));
+  const { measured, warmup } = await runLoad({
     url,
     path: '/',
     headers: { authorization: `Token ${key}` },
@@ -135,7 +138,8 @@ async function reads(ctx: Ctx, url: string, key: string, idsFile: string) {
     warmupS: ctx.cfg.warmupS + 3,
     random: { idsFile, template: '/v2/shipments/{id}?include=containers' },
   });
-  return measured;
+  const cpu = perRequest(before, sampleCpu(groupPids(pgid)), measured.requests + (warmup?.requests ?? 0));
+  return { ...measured, cpu };
 }
 
 const mb = (x: number | null | undefined) => (x === null || x === undefined ? null : Math.round(x));
@@ -203,7 +207,7 @@ async function one(ctx: Ctx, engine: string, v: Variant, env: Record<string, str
     const list = await api(first.url, key, '/v2/shipments?page[size]=100');
     const ids = (list.body.data as { id: string }[]).map((x) => x.id);
     writeFileSync(idsFile, JSON.stringify(ids));
-    shipped = await reads(ctx, first.url, key, idsFile);
+    shipped = await reads(ctx, first.url, key, idsFile, first.group.pgid);
     loadEnd = s.now();
     await sleep(ctx.cfg.smallHostIdleS * 1000);
     idleEnd = s.now();
@@ -225,7 +229,7 @@ async function one(ctx: Ctx, engine: string, v: Variant, env: Record<string, str
   const second = await start(v, { ...env, RESPONSE_CACHE_MB: '0' });
   let off: Awaited<ReturnType<typeof reads>> | null = null;
   try {
-    off = await reads(ctx, second.url, key, idsFile);
+    off = await reads(ctx, second.url, key, idsFile, second.group.pgid);
   } finally {
     await second.group.stop();
     second.sampler.stop();
@@ -272,6 +276,9 @@ async function one(ctx: Ctx, engine: string, v: Variant, env: Record<string, str
       errors: r ? r.errors + r.timeouts + r.non2xx : null,
       goal: goals ? goalText(goal ?? undefined) : '',
       goalMet: goals ? false : null,
+      notes: r
+        ? `CPU per request: service ${r.cpu.serverUs} µs, PostgreSQL ${r.cpu.postgresUs} µs, whole machine ${r.cpu.machineUs} µs`
+        : undefined,
       details: { ...r, goalSpec: goal },
     });
   }
