@@ -116,7 +116,10 @@ async function start(
   for (;;) {
     if (group.child.exitCode !== null) throw new Error(`start failed:\n${group.output().slice(-3000)}`);
     const ok = await fetch(`${url}/healthz`)
-      .then(async (r) => (await r.arrayBuffer(), r.ok))
+      .then(async (r) => {
+        await r.arrayBuffer();
+        return r.ok;
+      })
       .catch(() => false);
     if (ok) break;
     if (Date.now() > until) throw new Error(`not ready after 120 s:\n${group.output().slice(-3000)}`);
