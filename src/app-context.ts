@@ -12,9 +12,9 @@ export interface AppContext {
   /** Prometheus metrics of this process (GET /metrics); none in tests that do not need them. */
   metrics?: Metrics;
   /**
-   * false: the hot reads build their documents with the JavaScript serializers instead of in SQL
+   * false: the hot reads build their bodies with the JavaScript serializers instead of in SQL
    * (src/shipments/sql-bodies/); the parity test compares both. Default true.
    */
-  sqlDocuments?: boolean;
+  sqlBodies?: boolean;
   notifyWork?: (kind: 'tracking_request' | 'refresh' | 'webhook') => void;
 }

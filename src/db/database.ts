@@ -296,7 +296,7 @@ export async function openPglite(
 
 /**
  * PGlite's query() parses and plans its statement on every call (an unnamed statement), which for
- * the documents built in SQL cost more than running them. So the statement is PREPAREd once per
+ * the bodies built in SQL cost more than running them. So the statement is PREPAREd once per
  * session and EXECUTEd; EXECUTE takes no bind parameters, so the values (ids, numbers, booleans,
  * the marker nonce) go in as quoted literals. A session that lost its statements (DISCARD ALL from
  * a socket client) gets them prepared again.

@@ -38,7 +38,7 @@ const SHIPMENT_COLUMNS = flatColumns(ShipmentSchema);
 
 export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
-  const sqlDocuments = ctx.sqlDocuments !== false;
+  const sqlBodies = ctx.sqlBodies !== false;
 
   return async (app) => {
     app.get(
@@ -68,7 +68,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             return (await listShipmentsOf(db, request.accountId, input, p, new Set())).data;
           });
         }
-        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
+        if (sqlBodies && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.shipments, include)) {
           const text = await shipmentPageText(ctx.database, request.accountId, sort, page, include, {
             baseUrl: ctx.baseUrl,
             qs,
@@ -93,7 +93,7 @@ export function shipmentRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const include = parseInclude((request.query as Query).include, INCLUDES);
-        if (sqlDocuments && sqlCovers(SQL_INCLUDES.shipment, include)) {
+        if (sqlBodies && sqlCovers(SQL_INCLUDES.shipment, include)) {
           const text = await shipmentText(ctx.database, request.accountId, request.params.id, include);
           if (text === undefined) throw shipmentNotFound();
           return sendJsonText(reply, text);

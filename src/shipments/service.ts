@@ -27,7 +27,7 @@ export type ShipmentSort = ShipmentFilter['sort'];
 /** `sort=` of the list (see time-sort.ts). */
 export const shipmentSort: (raw: string | undefined) => ShipmentSort = parseTimeSort;
 
-export interface ShipmentDocument {
+export interface ShipmentBody {
   data: Resource[];
   included?: Resource[];
 }
@@ -48,7 +48,7 @@ export async function listShipmentsOf(
   },
   page: Page,
   include: Set<string>,
-): Promise<ShipmentDocument & { total: number }> {
+): Promise<ShipmentBody & { total: number }> {
   const stopped = input.trackingStopped;
   const { rows, total } = await listShipments(
     db,

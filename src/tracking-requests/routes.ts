@@ -98,7 +98,7 @@ export function trackingRequestRoutes(ctx: AppContext): FastifyPluginAsyncTypebo
           });
         }
         // Every include of the list (tracked_object and its alias shipment) is the shipments.
-        if (ctx.sqlDocuments !== false && unfilteredList(qs)) {
+        if (ctx.sqlBodies !== false && unfilteredList(qs)) {
           const text = await trackingRequestPageText(
             ctx.database,
             request.accountId,

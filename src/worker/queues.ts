@@ -34,7 +34,6 @@ const QUEUES: readonly Queue[] = [
   },
   {
     kind: 'document',
-    // src/db/schema.ts does not type the documents table yet: the cast goes when it does.
     table: 'documents',
     due: 'next_process_at',
     open: sql<boolean>`next_process_at is not null`,

@@ -12,14 +12,14 @@ import { ENGINES } from '../helpers/db.ts';
 import { seedShipment } from '../helpers/seed.ts';
 
 // Parity of the database path of the hot reads (src/shipments/sql-bodies/) with the JavaScript
-// serializers: two servers on one database, one with sqlDocuments off, asked the same URLs. Whole
+// serializers: two servers on one database, one with sqlBodies off, asked the same URLs. Whole
 // documents are compared (members, their order, values), so a column added to a serializer and not
 // to the SQL (or the reverse) fails here without naming it first.
 
 const LIST = '/v2/shipments';
 
 for (const engine of ENGINES) {
-  describe(`documents built in SQL equal the serializers' [${engine}]`, () => {
+  describe(`bodies built in SQL equal the serializers' [${engine}]`, () => {
     let t: TestApp;
     let js: FastifyInstance;
     let jsUrl: string;
@@ -29,7 +29,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       t = await startTestApp(engine, { RESPONSE_CACHE_MB: '0', RATE_LIMIT_DEFAULT_PER_MINUTE: '100000' });
-      js = await buildApp({ config: t.config, database: t.database, baseUrl: '', sqlDocuments: false });
+      js = await buildApp({ config: t.config, database: t.database, baseUrl: '', sqlBodies: false });
       await js.listen({ port: 0, host: '127.0.0.1' });
       const addr = js.server.address();
       jsUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

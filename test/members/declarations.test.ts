@@ -76,7 +76,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       t = await startTestApp(engine, { RESPONSE_CACHE_MB: '0' });
-      js = await buildApp({ config: t.config, database: t.database, baseUrl: '', sqlDocuments: false });
+      js = await buildApp({ config: t.config, database: t.database, baseUrl: '', sqlBodies: false });
       await js.listen({ port: 0, host: '127.0.0.1' });
       const addr = js.server.address();
       jsUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

@@ -51,7 +51,7 @@ const CONTAINER_COLUMNS = flatColumns(ContainerSchema);
 
 export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
   const db = ctx.database.db;
-  const sqlDocuments = ctx.sqlDocuments !== false;
+  const sqlBodies = ctx.sqlBodies !== false;
 
   return async (app) => {
     app.get(
@@ -79,7 +79,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
             return (await listContainersOf(db, request.accountId, input, p, new Set())).data;
           });
         }
-        if (sqlDocuments && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.containers, include)) {
+        if (sqlBodies && unfilteredList(qs) && sqlCovers(SQL_INCLUDES.containers, include)) {
           const text = await containerPageText(ctx.database, request.accountId, sort, page, {
             baseUrl: ctx.baseUrl,
             qs,
@@ -107,7 +107,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const include = parseInclude((request.query as Query).include, CONTAINER_INCLUDES);
-        if (sqlDocuments && sqlCovers(SQL_INCLUDES.container, include)) {
+        if (sqlBodies && sqlCovers(SQL_INCLUDES.container, include)) {
           const text = await containerText(ctx.database, request.accountId, request.params.id);
           if (text === undefined) throw containerNotFound();
           return sendJsonText(reply, text);
@@ -134,7 +134,7 @@ export function containerRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
         const qs = request.query as Query;
         const page = eventPage(qs);
         const include = parseInclude(qs.include, EVENT_INCLUDES);
-        if (sqlDocuments && sqlCovers(SQL_INCLUDES.containerEvents, include)) {
+        if (sqlBodies && sqlCovers(SQL_INCLUDES.containerEvents, include)) {
           const text = await containerEventsText(
             ctx.database,
             request.accountId,
