@@ -6,7 +6,7 @@ import { parseInclude, parsePage } from './jsonapi.ts';
 import { errorResponses } from './schemas.ts';
 
 // The two ends every paged list route shares: reading page and include from the query string, and
-// wrapping one page of resources in the list document (pagination links keep the other parameters).
+// wrapping one page of resources in the list body (pagination links keep the other parameters).
 
 export type Query = Record<string, string | undefined>;
 
@@ -24,7 +24,7 @@ export function listRequest(query: unknown, includes?: readonly string[], defaul
   return { qs, page, include: includes ? parseInclude(qs.include, includes, defaults) : new Set() };
 }
 
-/** The list document of one page: `data`, `included` when given, then links and meta. */
+/** The list body of one page: `data`, `included` when given, then links and meta. */
 export function listResponse<D, I>(
   baseUrl: string,
   path: string,
@@ -42,7 +42,7 @@ export function listResponse<D, I>(
 
 /**
  * Route options of a paged list: its OpenAPI text, its query string, and as answers the list
- * document of `item` resources or the errors any list can give.
+ * body of `item` resources or the errors any list can give.
  */
 export function listRoute<Q extends TSchema, I extends TSchema>(o: {
   tags: string[];

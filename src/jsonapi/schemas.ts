@@ -1,6 +1,6 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
 
-// TypeBox schemas of JSON:API documents: what every resource and list looks like. The same schemas
+// TypeBox schemas of JSON:API bodies: what every resource and list looks like. The same schemas
 // become the published OpenAPI document (through the route schemas); serializers and webhook payload
 // rendering use them too, so they live below HTTP.
 

@@ -5,7 +5,7 @@ import { MAX_PAGE_SIZE } from '../../util/page.ts';
 import type { TimeSort } from '../time-sort.ts';
 import { containerJson, shipmentJson } from './resources.ts';
 
-// The hot reads as single statements that answer the document's JSON text (see json-text.ts).
+// The hot reads as single statements that answer the body's JSON text (see json-text.ts).
 // Parameters: $1 the account, then the statement's own. Plans and the indexes
 // they use: docs/benchmarks.md ("Database path of the hot reads"), migrations/0035.
 

@@ -8,7 +8,7 @@ import { SHIPMENT } from '../members.ts';
 
 // The resources of the hot reads as SQL JSON text, made of their declarations (../members.ts,
 // ../containers/members.ts; src/members/kit.ts): the stored runs read from their columns, the
-// other members written at the read. test/api/sql-bodies.test.ts compares whole documents of
+// other members written at the read. test/api/sql-bodies.test.ts compares whole bodies of
 // this path and the serializers'.
 
 /** A shipment; `s` is the shipment row, `v` its POD vessel (left joined). */

@@ -11,11 +11,11 @@ import { containerEvents, containerPage, containersById, shipmentPage, shipments
 
 // The database path of the hot reads: one prepared statement answers the resources as JSON text
 // (a read by id shares its statement with the reads of the same kind waiting beside it:
-// db/batched-rows.ts), and the document is those texts and the few pieces around them, encoded
+// db/batched-rows.ts), and the body is those texts and the few pieces around them, encoded
 // once into the Buffer that is sent (no rows become objects, nothing is parsed or serialised
 // again, and the answer is not joined into one string first: see encoded()). The JavaScript serializers stay
 // the reference (webhooks and every other read use them); test/api/sql-bodies.test.ts
-// compares whole documents of both paths. Each function answers undefined for "not found".
+// compares whole bodies of both paths. Each function answers undefined for "not found".
 
 type Query = Record<string, string | undefined>;
 
@@ -135,7 +135,7 @@ function referenceJson(
 }
 
 /**
- * GET /shipments, unfiltered, `include` empty or {containers}: the document, encoded (a page with
+ * GET /shipments, unfiltered, `include` empty or {containers}: the body, encoded (a page with
  * containers is ~440 KB; see jsonPieces).
  */
 export async function shipmentPageText(
@@ -169,7 +169,7 @@ export async function shipmentPageText(
 }
 
 /**
- * The document made of `pieces` (JSON texts that may hold markers), its markers expanded, encoded
+ * The body made of `pieces` (JSON texts that may hold markers), its markers expanded, encoded
  * once into one Buffer: the pieces and the slices between markers are copied straight into it.
  * Joined into one string, a ~34 KB page of events was copied three more times (the join, the
  * expansion, the flattening on its way out), and each copy was garbage for the young generation.
@@ -202,6 +202,6 @@ export async function containerPageText(
   return encoded(['{"data":[', ...commaSeparated(containers), `],${tail(l, page, total)}}`]);
 }
 
-/** A list document's links and meta members (the text between its data and its included). */
+/** A list body's links and meta members (the text between its data and its included). */
 export const tail = (links: ListLinks, page: Page, total: number) =>
   `"links":${JSON.stringify(links)},"meta":${JSON.stringify({ size: page.size, total })}`;
