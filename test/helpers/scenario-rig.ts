@@ -24,17 +24,12 @@ const SCAC = 'MAEU';
 export const ADAPTERS = ['dcsa-tnt-v2', 'dcsa-tnt-v3'] as const;
 export type RigAdapter = (typeof ADAPTERS)[number];
 /**
- * What a scenario suite iterates: every engine through the 2.2 adapter, and the 3.0.0 adapter on
- * PGlite (the engine every run has). The adapters are storage-independent (each turns the carrier's
- * answer into the same readings, which the same engine code stores), so one engine shows the 3.0.0
- * adapter to meet the very assertions the 2.2 adapter meets on that engine, which show that both
- * adapters give the same results. A 3.0.0 pass on PostgreSQL as well took over 40 s of a CI run
- * and proved nothing more.
+ * What a scenario suite iterates: every engine through each DCSA adapter (issue 29 asks for both
+ * adapters on both engines; the PostgreSQL 3.0.0 pass costs ~45 s of CPU in a CI run).
  */
-export const RIGS: readonly (readonly [DbEngine, RigAdapter])[] = [
-  ...ENGINES.map((engine) => [engine, 'dcsa-tnt-v2'] as const),
-  ['pglite', 'dcsa-tnt-v3'],
-];
+export const RIGS: readonly (readonly [DbEngine, RigAdapter])[] = ENGINES.flatMap((engine) =>
+  ADAPTERS.map((adapter) => [engine, adapter] as const),
+);
 
 export const SCENARIO_ENV: Record<string, string> = {
   ...FAST_ENGINE_ENV,
