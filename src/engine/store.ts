@@ -145,6 +145,8 @@ export interface ApplyContext {
   destinationOriginalEtaAt?: string | null;
   /** Ids of the shipment's stored containers by number, when the caller has them (else read). */
   containerIds?: ReadonlyMap<string, string>;
+  /** More columns of the shipment to set in the plan's UPDATE of it (the attempt's bookkeeping). */
+  shipmentBookkeeping?: Record<string, unknown>;
 }
 
 /** Writes the plan and its domain events. Returns the domain events recorded (for tests/metrics). */
@@ -161,7 +163,7 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
 
   // Shipment attributes.
   const { pod_vessel, ...shipmentRest } = plan.shipment;
-  const shipmentPatch: Record<string, unknown> = { ...shipmentRest };
+  const shipmentPatch: Record<string, unknown> = { ...shipmentRest, ...ctx.shipmentBookkeeping };
   if ('pod_vessel' in plan.shipment) shipmentPatch.pod_vessel_id = vid(pod_vessel);
   // The first arrival estimate the line gave is kept for good.
   if (plan.shipment.pod_eta_at && !ctx.podOriginalEtaAt)
