@@ -99,16 +99,20 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
         }
         return;
       case 'succeed': {
-        // The shipment first (its row lock, then the request's): a lost lease rolls both back.
-        const shipmentId = await linkShipment(tx, tr);
-        await decide({
-          ...done,
-          status: 'created',
-          shipment_id: shipmentId.id,
-          failed_reason: null,
-          is_retrying: false,
-          next_attempt_at: null,
-        });
+        // The shipment and the decision in one statement (the shipment's row lock, then the
+        // request's): a lost lease rolls both back.
+        const shipmentId = await linkShipment(
+          tx,
+          tr,
+          {
+            ...done,
+            status: 'created',
+            failed_reason: null,
+            is_retrying: false,
+            next_attempt_at: null,
+          },
+          deps.owner,
+        );
         await event('tracking_request.succeeded', shipmentId.id);
         await applySnapshot(tx, deps, {
           accountId: tr.account_id,
@@ -156,38 +160,57 @@ const recordRetry = rowWrites<EngineDeps, Retry>(
 );
 
 /**
- * The account's shipment for this number: created, or reused (and resumed) from an earlier request.
- * One upsert on the (account, scac, number) key instead of a locking read then an insert or an
- * update; `xmax = 0` tells a row this statement inserted from one it updated.
+ * The account's shipment for this number, created or reused (and resumed) from an earlier request,
+ * and the request's decision (`set`, with the shipment's id) written while it is still leased to
+ * `owner`: one statement. The shipment is one upsert on the (account, scac, number) key instead of
+ * a locking read then an insert or an update (`xmax = 0` tells a row it inserted from one it
+ * updated); the request's update, a data-modifying CTE beside it, reads its id from the upsert's
+ * RETURNING. A lost lease updates no request row: LeaseLost, and the transaction rolls back.
  */
 async function linkShipment(
   tx: Kysely<DB>,
   tr: ClaimedRequest & { scac: string },
+  set: UpdateObject<DB, 'tracking_requests'>,
+  owner: string,
 ): Promise<{ id: string; created: boolean }> {
   const row = await tx
-    .insertInto('shipments')
-    .values({
-      id: randomUUID(),
-      account_id: tr.account_id,
-      scac: tr.scac,
-      request_type: tr.request_type,
-      normalized_number: tr.request_number,
-      bill_of_lading_number: tr.request_number,
-      ref_numbers: tr.ref_numbers,
-      tags: tr.shipment_tags,
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'scac', 'normalized_number']).doUpdateSet({
-        ref_numbers: sql<
-          string[]
-        >`array(select distinct unnest(shipments.ref_numbers || ${tr.ref_numbers}::text[]))`,
-        tags: sql<string[]>`array(select distinct unnest(shipments.tags || ${tr.shipment_tags}::text[]))`,
-        line_tracking_stopped_at: null,
-        line_tracking_stopped_reason: null,
-        updated_at: sql<Date>`now()`,
-      }),
+    .with('s', (db) =>
+      db
+        .insertInto('shipments')
+        .values({
+          id: randomUUID(),
+          account_id: tr.account_id,
+          scac: tr.scac,
+          request_type: tr.request_type,
+          normalized_number: tr.request_number,
+          bill_of_lading_number: tr.request_number,
+          ref_numbers: tr.ref_numbers,
+          tags: tr.shipment_tags,
+        })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'scac', 'normalized_number']).doUpdateSet({
+            ref_numbers: sql<
+              string[]
+            >`array(select distinct unnest(shipments.ref_numbers || ${tr.ref_numbers}::text[]))`,
+            tags: sql<string[]>`array(select distinct unnest(shipments.tags || ${tr.shipment_tags}::text[]))`,
+            line_tracking_stopped_at: null,
+            line_tracking_stopped_reason: null,
+            updated_at: sql<Date>`now()`,
+          }),
+        )
+        .returning(['id', sql<boolean>`xmax = 0`.as('created')]),
     )
-    .returning(['id', sql<boolean>`xmax = 0`.as('created')])
+    .with('t', (db) =>
+      db
+        .updateTable('tracking_requests')
+        .set({ ...set, shipment_id: sql<string>`(select id from s)` })
+        .where('id', '=', tr.id)
+        .where('lease_owner', '=', owner)
+        .returning('id'),
+    )
+    .selectFrom('s')
+    .select(['s.id', 's.created', sql<boolean>`exists (select 1 from t)`.as('own')])
     .executeTakeFirstOrThrow();
+  if (!row.own) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
   return { id: row.id, created: row.created };
 }
