@@ -14,6 +14,7 @@ import { createSandboxAdapter } from '../../src/carriers/sandbox.ts';
 import { claimDueRequests } from '../../src/engine/claims.ts';
 import type { EngineDeps } from '../../src/engine/deps.ts';
 import { processTrackingRequest } from '../../src/engine/request.ts';
+import { LeaseLost } from '../../src/worker/leases.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
 import { ENGINES } from '../helpers/db.ts';
 import { FAST_ENGINE_ENV } from '../helpers/engine.ts';
@@ -125,6 +126,41 @@ for (const engine of ENGINES) {
         ctx.diagnostic(`journey ${i + 1}: ${total} statements: BEGIN; ${log.seen.join('; ')}; COMMIT`);
         if (i === 1) assert.ok(total <= BUDGET, `${total} statements: ${log.seen.join('; ')}`);
       }
+    });
+
+    test('a lost lease writes nothing: no shipment, the request untouched', async () => {
+      const res = await t.request('POST', '/v2/tracking_requests', {
+        body: trBody({ request_type: 'bill_of_lading', request_number: 'SIMBL1C0000903', scac: 'TEST' }),
+      });
+      assert.equal(res.status, 201, res.text);
+      const [claimed] = await claimDueRequests(t.database.db, 'statements-test', 1, 60_000);
+      assert.ok(claimed);
+      // Another worker took the request over (our lease expired meanwhile).
+      await t.database.db
+        .updateTable('tracking_requests')
+        .set({ lease_owner: 'another-worker' })
+        .where('id', '=', claimed.id)
+        .execute();
+      const deps: EngineDeps = {
+        db: t.database.db,
+        carriers: new Map([['TEST', createSandboxAdapter()]]),
+        config: t.config,
+        log: pino({ level: 'silent' }),
+        owner: 'statements-test',
+      };
+      await assert.rejects(processTrackingRequest(deps, claimed), LeaseLost);
+      const tr = await t.database.db
+        .selectFrom('tracking_requests')
+        .select(['status', 'shipment_id', 'lease_owner'])
+        .where('id', '=', claimed.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(tr, { status: 'pending', shipment_id: null, lease_owner: 'another-worker' });
+      const shipments = await t.database.db
+        .selectFrom('shipments')
+        .select('id')
+        .where('normalized_number', '=', 'SIMBL1C0000903')
+        .execute();
+      assert.equal(shipments.length, 0);
     });
   });
 }
