@@ -22,57 +22,20 @@ export const CHANGE_SOURCES = ['shipping_line', 'terminal', 'user'] as const;
 export type ChangeSource = (typeof CHANGE_SOURCES)[number];
 
 /**
- * Appends domain events. Call it inside the transaction that made the change, so the change and
- * its announcement commit together or not at all.
+ * The statement's tail that enqueues the alert e-mails of the events in `d` (src/alerts/): one
+ * item per (event, rule, address) of every rule the event matches (its events, and its shipment's
+ * tags and custom field values when the rule filters on them), in the event's transaction like the
+ * webhook notifications. An immediate rule's item gets its message (the outbox row the worker
+ * sends) at once; a daily rule's waits for its digest. The unique (event, rule, address) key makes
+ * a second enqueue of one event a no-op.
  */
-export async function recordDomainEvents(tx: Kysely<DB>, events: NewDomainEvent[]): Promise<string[]> {
-  if (events.length === 0) return [];
-  const rows = events.map((e) => {
-    const id = randomUUID();
-    return {
-      id,
-      account_id: e.account_id,
-      event: e.event,
-      tracking_request_id: e.tracking_request_id ?? null,
-      shipment_id: e.shipment_id ?? null,
-      container_id: e.container_id ?? null,
-      reference_type: e.reference_type,
-      reference_id: e.reference_id ?? id,
-      changeset: e.changeset ? JSON.stringify(e.changeset) : null,
-      source: e.source ?? null,
-    };
-  });
-  await tx.insertInto('domain_events').values(rows).execute();
-  // One notification per event per subscribed, active webhook, in this same transaction: a crash
-  // can lose neither the change nor its notifications.
-  const ids = rows.map((r) => r.id);
-  await sql`
-    insert into webhook_notifications (id, account_id, webhook_id, domain_event_id, event, next_attempt_at)
-    select gen_random_uuid(), d.account_id, w.id, d.id, d.event, now()
-      from domain_events d
-      join webhooks w on w.account_id = d.account_id and w.active and d.event = any (w.events)
-     where d.id = any (${ids}::uuid[])
-     order by d.seq, w.created_at`.execute(tx);
-  await enqueueAlerts(tx, ids);
-  return ids;
-}
-
-/**
- * Alert e-mails of these events (src/alerts/): one item per (event, rule, address) of every rule
- * the event matches (its events, and its shipment's tags and custom field values when the rule
- * filters on them), in the event's transaction like the webhook notifications. An immediate
- * rule's item gets its message (the outbox row the worker sends) at once; a daily rule's waits
- * for its digest. The unique (event, rule, address) key makes a second enqueue of one event a no-op.
- */
-async function enqueueAlerts(tx: Kysely<DB>, ids: string[]): Promise<void> {
-  await sql`
-    with matched as materialized (
+const alertItems = sql`
+    matched as materialized (
       select gen_random_uuid() as id, d.account_id, r.id as rule_id, d.id as event_id, a.address, r.schedule
-        from domain_events d
+        from d
         join alert_rules r on r.account_id = d.account_id and d.event = any (r.events)
        cross join lateral unnest(r.recipients) as a(address)
-       where d.id = any (${ids}::uuid[])
-         and (cardinality(r.filter_tags) = 0
+       where (cardinality(r.filter_tags) = 0
               or exists (select 1 from shipments s
                           where s.id = d.shipment_id and s.tags && r.filter_tags))
          and not exists (
@@ -90,5 +53,46 @@ async function enqueueAlerts(tx: Kysely<DB>, ids: string[]): Promise<void> {
     insert into alert_items (id, account_id, rule_id, domain_event_id, address, message_id)
     select id, account_id, rule_id, event_id, address, case when schedule = 'immediate' then id end
       from matched
-        on conflict (domain_event_id, rule_id, address) do nothing`.execute(tx);
+        on conflict (domain_event_id, rule_id, address) do nothing`;
+
+/**
+ * Appends domain events. Call it inside the transaction that made the change, so the change and
+ * its announcement commit together or not at all.
+ *
+ * One statement (one round trip) for the events and their fan-out: the events are inserted in a
+ * data-modifying CTE, and its RETURNING rows feed the webhook notifications and the alert items
+ * (the statement cannot read its own inserts from the table, only through RETURNING). The foreign
+ * keys of the fan-out are checked at the end of the statement, when the events exist. Three
+ * statements before (issue 30): each a round trip holding a pooled connection.
+ */
+export async function recordDomainEvents(tx: Kysely<DB>, events: NewDomainEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => randomUUID());
+  const col = <T>(f: (e: NewDomainEvent, i: number) => T): T[] => events.map(f);
+  await sql`
+    with d as (
+      insert into domain_events (id, account_id, event, tracking_request_id, shipment_id, container_id,
+                                 reference_type, reference_id, changeset, source)
+      select u.id, u.account_id, u.event, u.tracking_request_id, u.shipment_id, u.container_id,
+             u.reference_type, u.reference_id, u.changeset, u.source
+        from unnest(${ids}::uuid[], ${col((e) => e.account_id)}::uuid[], ${col((e) => e.event)}::text[],
+                    ${col((e) => e.tracking_request_id ?? null)}::uuid[], ${col((e) => e.shipment_id ?? null)}::uuid[],
+                    ${col((e) => e.container_id ?? null)}::uuid[], ${col((e) => e.reference_type)}::text[],
+                    ${col((e, i) => e.reference_id ?? ids[i]!)}::uuid[],
+                    ${col((e) => (e.changeset ? JSON.stringify(e.changeset) : null))}::jsonb[],
+                    ${col((e) => e.source ?? null)}::text[])
+             with ordinality as u(id, account_id, event, tracking_request_id, shipment_id, container_id,
+                                  reference_type, reference_id, changeset, source, ord)
+       order by u.ord
+      returning seq, id, account_id, event, shipment_id),
+    -- One notification per event per subscribed, active webhook, in this same transaction: a crash
+    -- can lose neither the change nor its notifications.
+    notified as (
+      insert into webhook_notifications (id, account_id, webhook_id, domain_event_id, event, next_attempt_at)
+      select gen_random_uuid(), d.account_id, w.id, d.id, d.event, now()
+        from d
+        join webhooks w on w.account_id = d.account_id and w.active and d.event = any (w.events)
+       order by d.seq, w.created_at),
+    ${alertItems}`.execute(tx);
+  return ids;
 }

@@ -49,6 +49,8 @@ export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: Sna
       }
     : await loadStoredState(tx, input.shipmentId);
   const plan = diff(stored, snapshotFacts(input.snapshot, resolve), input.initial);
+  const lastChanged = plan.changed || input.initial ? input.now : (stored.last_changed_at ?? input.now);
+  const timeline = timelineAfter(stored, plan);
   await applyPlan(
     tx,
     {
@@ -59,30 +61,26 @@ export async function applySnapshot(tx: Kysely<DB>, deps: EngineDeps, input: Sna
       polOriginalEtdAt: stored.pol_original_etd_at,
       destinationOriginalEtaAt: stored.destination_original_eta_at,
       containerIds: new Map(stored.containers.map((c) => [c.number, c.id])),
+      // The attempt's bookkeeping goes in the same UPDATE as the plan's shipment facts: one
+      // statement instead of two (the timeline is the plan's, known before it is written).
+      shipmentBookkeeping: {
+        line_tracking_last_attempted_at: input.now,
+        line_tracking_last_succeeded_at: input.now,
+        last_changed_at: lastChanged,
+        next_refresh_at: nextRefreshAt(timeline, input.now, deps.config.worker),
+        refresh_failures: 0,
+        engine_fingerprint: input.fingerprint,
+        lease_owner: null,
+        lease_expires_at: null,
+        // updated_at moves only with the shipment's data: a refresh that found nothing new leaves
+        // it (and, through migrations/0021, the account's cached responses) alone.
+        ...(plan.changed || input.initial ? { updated_at: sql<Date>`now()` } : {}),
+      },
     },
     plan,
   );
   await storeRawEvents(tx, input.accountId, input.shipmentId, input.raw);
 
-  const lastChanged = plan.changed || input.initial ? input.now : (stored.last_changed_at ?? input.now);
-  const timeline = timelineAfter(stored, plan);
-  await tx
-    .updateTable('shipments')
-    .set({
-      line_tracking_last_attempted_at: input.now,
-      line_tracking_last_succeeded_at: input.now,
-      last_changed_at: lastChanged,
-      next_refresh_at: nextRefreshAt(timeline, input.now, deps.config.worker),
-      refresh_failures: 0,
-      engine_fingerprint: input.fingerprint,
-      lease_owner: null,
-      lease_expires_at: null,
-      // updated_at moves only with the shipment's data: a refresh that found nothing new leaves
-      // it (and, through migrations/0021, the account's cached responses) alone.
-      ...(plan.changed || input.initial ? { updated_at: sql<Date>`now()` } : {}),
-    })
-    .where('id', '=', input.shipmentId)
-    .execute();
   const reason = stopReason(
     { ...timeline, last_changed_at: lastChanged, booking_cancelled: input.snapshot.booking_cancelled },
     input.now,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type UpdateObject } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { recordDomainEvents } from '../domain-events/record.ts';
 import { rowWrites } from '../worker/batch.ts';
-import { LeaseLost, lockLease } from '../worker/leases.ts';
+import { LeaseLost } from '../worker/leases.ts';
 import { applySnapshot } from './apply.ts';
 import type { ClaimedRequest } from './claims.ts';
 import { resumeStoppedContainers } from './container-tracking.ts';
@@ -43,12 +43,24 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
   }
   let recorded = false;
   await deps.db.transaction().execute(async (tx) => {
-    await lockLease(tx, 'tracking_requests', tr.id, deps.owner);
     const done = {
       lease_owner: null,
       lease_expires_at: null,
       last_attempt_at: now,
       updated_at: sql<Date>`now()`,
+    };
+    // The decision is written only while the request is still leased to us: the update locks the
+    // row and checks the lease in one statement (instead of a SELECT ... FOR UPDATE first), and
+    // a lost lease rolls the whole transaction back.
+    const decide = async (set: UpdateObject<DB, 'tracking_requests'>) => {
+      const own = await tx
+        .updateTable('tracking_requests')
+        .set(set)
+        .where('id', '=', tr.id)
+        .where('lease_owner', '=', deps.owner)
+        .returning('id')
+        .executeTakeFirst();
+      if (!own) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
     };
     const event = (name: string, shipmentId: string | null = null) =>
       recordDomainEvents(tx, [
@@ -63,52 +75,45 @@ export async function processTrackingRequest(deps: EngineDeps, claimed: ClaimedR
       ]);
     switch (decision.kind) {
       case 'fail':
-        await tx
-          .updateTable('tracking_requests')
-          .set({
-            ...done,
-            status: 'failed',
-            failed_reason: decision.reason,
-            is_retrying: false,
-            next_attempt_at: null,
-          })
-          .where('id', '=', tr.id)
-          .execute();
+        await decide({
+          ...done,
+          status: 'failed',
+          failed_reason: decision.reason,
+          is_retrying: false,
+          next_attempt_at: null,
+        });
         await event('tracking_request.failed');
         recorded = true;
         return;
       case 'await_manifest':
-        await tx
-          .updateTable('tracking_requests')
-          .set({
-            ...done,
-            status: 'awaiting_manifest',
-            failed_reason: null,
-            is_retrying: false,
-            next_attempt_at: decision.nextAttemptAt,
-            awaiting_manifest_since: decision.firstTime ? now : undefined,
-          })
-          .where('id', '=', tr.id)
-          .execute();
+        await decide({
+          ...done,
+          status: 'awaiting_manifest',
+          failed_reason: null,
+          is_retrying: false,
+          next_attempt_at: decision.nextAttemptAt,
+          awaiting_manifest_since: decision.firstTime ? now : undefined,
+        });
         if (decision.firstTime) {
           await event('tracking_request.awaiting_manifest');
           recorded = true;
         }
         return;
       case 'succeed': {
-        const shipmentId = await linkShipment(tx, tr);
-        await tx
-          .updateTable('tracking_requests')
-          .set({
+        // The shipment and the decision in one statement (the shipment's row lock, then the
+        // request's): a lost lease rolls both back.
+        const shipmentId = await linkShipment(
+          tx,
+          tr,
+          {
             ...done,
             status: 'created',
-            shipment_id: shipmentId.id,
             failed_reason: null,
             is_retrying: false,
             next_attempt_at: null,
-          })
-          .where('id', '=', tr.id)
-          .execute();
+          },
+          deps.owner,
+        );
         await event('tracking_request.succeeded', shipmentId.id);
         await applySnapshot(tx, deps, {
           accountId: tr.account_id,
@@ -155,48 +160,60 @@ const recordRetry = rowWrites<EngineDeps, Retry>(
     ).rows,
 );
 
-/** The account's shipment for this number: created, or reused (and resumed) from an earlier request. */
+/**
+ * The account's shipment for this number, created or reused (and resumed) from an earlier request,
+ * and the request's decision (`set`, with the shipment's id) written while it is still leased to
+ * `owner`: one statement. The shipment is one upsert on the (account, scac, number) key instead of
+ * a locking read then an insert or an update (`xmax = 0` tells a row it inserted from one it
+ * updated); the request's update, a data-modifying CTE beside it, reads its id from the upsert's
+ * RETURNING. A lost lease updates no request row: LeaseLost, and the transaction rolls back.
+ */
 async function linkShipment(
   tx: Kysely<DB>,
   tr: ClaimedRequest & { scac: string },
+  set: UpdateObject<DB, 'tracking_requests'>,
+  owner: string,
 ): Promise<{ id: string; created: boolean }> {
-  const existing = await tx
-    .selectFrom('shipments')
-    .select(['id', 'line_tracking_stopped_at'])
-    .where('account_id', '=', tr.account_id)
-    .where('scac', '=', tr.scac)
-    .where('normalized_number', '=', tr.request_number)
-    .forUpdate()
-    .executeTakeFirst();
-  if (existing) {
-    // Tracked again after every container was stopped on its own: they are tracked again too.
-    await resumeStoppedContainers(tx, tr.account_id, existing.id);
-    await tx
-      .updateTable('shipments')
-      .set({
-        ref_numbers: sql<string[]>`array(select distinct unnest(ref_numbers || ${tr.ref_numbers}::text[]))`,
-        tags: sql<string[]>`array(select distinct unnest(tags || ${tr.shipment_tags}::text[]))`,
-        line_tracking_stopped_at: null,
-        line_tracking_stopped_reason: null,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', existing.id)
-      .execute();
-    return { id: existing.id, created: false };
-  }
-  const id = randomUUID();
-  await tx
-    .insertInto('shipments')
-    .values({
-      id,
-      account_id: tr.account_id,
-      scac: tr.scac,
-      request_type: tr.request_type,
-      normalized_number: tr.request_number,
-      bill_of_lading_number: tr.request_number,
-      ref_numbers: tr.ref_numbers,
-      tags: tr.shipment_tags,
-    })
-    .execute();
-  return { id, created: true };
+  const row = await tx
+    .with('s', (db) =>
+      db
+        .insertInto('shipments')
+        .values({
+          id: randomUUID(),
+          account_id: tr.account_id,
+          scac: tr.scac,
+          request_type: tr.request_type,
+          normalized_number: tr.request_number,
+          bill_of_lading_number: tr.request_number,
+          ref_numbers: tr.ref_numbers,
+          tags: tr.shipment_tags,
+        })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'scac', 'normalized_number']).doUpdateSet({
+            ref_numbers: sql<
+              string[]
+            >`array(select distinct unnest(shipments.ref_numbers || ${tr.ref_numbers}::text[]))`,
+            tags: sql<string[]>`array(select distinct unnest(shipments.tags || ${tr.shipment_tags}::text[]))`,
+            line_tracking_stopped_at: null,
+            line_tracking_stopped_reason: null,
+            updated_at: sql<Date>`now()`,
+          }),
+        )
+        .returning(['id', sql<boolean>`xmax = 0`.as('created')]),
+    )
+    .with('t', (db) =>
+      db
+        .updateTable('tracking_requests')
+        .set({ ...set, shipment_id: sql<string>`(select id from s)` })
+        .where('id', '=', tr.id)
+        .where('lease_owner', '=', owner)
+        .returning('id'),
+    )
+    .selectFrom('s')
+    .select(['s.id', 's.created', sql<boolean>`exists (select 1 from t)`.as('own')])
+    .executeTakeFirstOrThrow();
+  if (!row.own) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
+  // Tracked again after every container was stopped on its own: they are tracked again too.
+  if (!row.created) await resumeStoppedContainers(tx, tr.account_id, row.id);
+  return { id: row.id, created: row.created };
 }

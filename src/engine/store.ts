@@ -146,6 +146,8 @@ export interface ApplyContext {
   destinationOriginalEtaAt?: string | null;
   /** Ids of the shipment's stored containers by number, when the caller has them (else read). */
   containerIds?: ReadonlyMap<string, string>;
+  /** More columns of the shipment to set in the plan's UPDATE of it (the attempt's bookkeeping). */
+  shipmentBookkeeping?: Record<string, unknown>;
 }
 
 /** Writes the plan and its domain events. Returns the domain events recorded (for tests/metrics). */
@@ -162,7 +164,7 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
 
   // Shipment attributes.
   const { pod_vessel, ...shipmentRest } = plan.shipment;
-  const shipmentPatch: Record<string, unknown> = { ...shipmentRest };
+  const shipmentPatch: Record<string, unknown> = { ...shipmentRest, ...ctx.shipmentBookkeeping };
   if ('pod_vessel' in plan.shipment) shipmentPatch.pod_vessel_id = vid(pod_vessel);
   // The first arrival estimate the line gave is kept for good.
   if (plan.shipment.pod_eta_at && !ctx.podOriginalEtaAt)
@@ -186,20 +188,17 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
       containerIds.set(c.number, c.id);
     }
   }
-  if (plan.newContainers.length) {
-    const rows = plan.newContainers.map((c) => {
-      const id = randomUUID();
-      containerIds.set(c.number, id);
-      return {
-        id,
-        account_id: ctx.accountId,
-        shipment_id: ctx.shipmentId,
-        number: c.number,
-        ...containerColumns(c.facts),
-      };
-    });
-    await tx.insertInto('containers').values(rows).execute();
-  }
+  const newContainers = plan.newContainers.map((c) => {
+    const id = randomUUID();
+    containerIds.set(c.number, id);
+    return {
+      id,
+      account_id: ctx.accountId,
+      shipment_id: ctx.shipmentId,
+      number: c.number,
+      ...containerColumns(c.facts),
+    };
+  });
   for (const u of plan.containerUpdates) {
     await tx
       .updateTable('containers')
@@ -224,7 +223,22 @@ export async function applyPlan(tx: Kysely<DB>, ctx: ApplyContext, plan: Plan): 
       ...eventColumns(event, vid(event.vessel)),
     };
   });
-  for (let i = 0; i < inserts.length; i += 500) {
+  // New containers and their first events in one statement (the containers in a data-modifying
+  // CTE): one round trip instead of two. The events' foreign keys and the containers' event lists
+  // (migrations/0044, an AFTER trigger) are worked out at the end of the statement, when both exist.
+  const first = inserts.slice(0, 500);
+  if (newContainers.length && first.length) {
+    await tx
+      .with('new_containers', (db) => db.insertInto('containers').values(newContainers))
+      .insertInto('transport_events')
+      .values(first)
+      .execute();
+  } else if (newContainers.length) {
+    await tx.insertInto('containers').values(newContainers).execute();
+  } else if (first.length) {
+    await tx.insertInto('transport_events').values(first).execute();
+  }
+  for (let i = 500; i < inserts.length; i += 500) {
     await tx
       .insertInto('transport_events')
       .values(inserts.slice(i, i + 500))

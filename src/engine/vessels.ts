@@ -33,37 +33,49 @@ export async function ensureVessels(
   await lookup();
   const missing = [...wanted.entries()].filter(([k]) => !ids.has(k));
   if (missing.length === 0) return ids;
-  // Concurrent workers may insert the same vessel: ignore the conflict and read it back.
+  // The new ones come back from their insert (RETURNING); a conflict returns nothing (a concurrent
+  // worker inserted the same vessel), and only then is the vessel read back: one statement per
+  // kind of new vessel instead of an insert and a second read.
   const withImo = missing.filter(([, v]) => v.imo);
   const byName = missing.filter(([, v]) => !v.imo);
+  const took = (rows: Array<{ id: string; imo: string | null; name_key: string | null }>) => {
+    for (const r of rows) ids.set(r.imo ? `imo:${r.imo}` : `name:${r.name_key}`, r.id);
+  };
   if (withImo.length) {
-    await db
-      .insertInto('vessels')
-      .values(
-        withImo.map(([, v]) => ({
-          id: randomUUID(),
-          imo: v.imo,
-          name: v.name ?? `IMO ${v.imo}`,
-          name_key: null,
-        })),
-      )
-      .onConflict((oc) => oc.column('imo').doNothing())
-      .execute();
+    took(
+      await db
+        .insertInto('vessels')
+        .values(
+          withImo.map(([, v]) => ({
+            id: randomUUID(),
+            imo: v.imo,
+            name: v.name ?? `IMO ${v.imo}`,
+            name_key: null,
+          })),
+        )
+        .onConflict((oc) => oc.column('imo').doNothing())
+        .returning(['id', 'imo', 'name_key'])
+        .execute(),
+    );
   }
   if (byName.length) {
-    await db
-      .insertInto('vessels')
-      .values(
-        byName.map(([, v]) => ({
-          id: randomUUID(),
-          imo: null,
-          name: v.name!,
-          name_key: v.name!.toUpperCase(),
-        })),
-      )
-      .onConflict((oc) => oc.column('name_key').doNothing())
-      .execute();
+    took(
+      await db
+        .insertInto('vessels')
+        .values(
+          byName.map(([, v]) => ({
+            id: randomUUID(),
+            imo: null,
+            name: v.name!,
+            name_key: v.name!.toUpperCase(),
+          })),
+        )
+        .onConflict((oc) => oc.column('name_key').doNothing())
+        .returning(['id', 'imo', 'name_key'])
+        .execute(),
+    );
   }
+  if (missing.every(([k]) => ids.has(k))) return ids;
   await lookup();
   return ids;
 }

@@ -75,8 +75,11 @@ export function startLoop<T>(spec: LoopSpec<T>): Loop {
         inflight.add(p);
       }
       if (!running) break;
-      // Full, or nothing due: wait for a slot, a wake-up or the poll interval.
-      if (claimed.length === 0 || inflight.size >= spec.concurrency) await sleep(spec.pollIntervalMs);
+      // Full, or nothing more due: wait for a slot, a wake-up or the poll interval. A claim that
+      // returned fewer items than it asked for found all that was due, so claiming again at once
+      // would find nothing (a second claim statement per wake-up, per create at a low rate); work
+      // that comes meanwhile wakes the loop (the waker keeps a wake-up that finds it busy).
+      if (claimed.length < free || inflight.size >= spec.concurrency) await sleep(spec.pollIntervalMs);
     }
     await Promise.allSettled([...inflight]);
   })();
