@@ -171,17 +171,29 @@ async function clearContainerStop(
  * When a shipment that stopped because all its containers had is tracked again (the user resumes
  * it, or a new tracking request names its number: request.ts): its containers resume with it (each
  * announced), or the shipment would be tracked with nothing to track. Nothing for a shipment
- * stopped for another reason. Call it in the transaction that clears the shipment's stop, before.
+ * stopped for another reason. Call it in the transaction that clears the shipment's stop: before it,
+ * or after it with the reason that statement saw (request.ts's upsert).
  */
-export async function resumeStoppedContainers(tx: Kysely<DB>, accountId: string, shipmentId: string) {
-  const shipment = await tx
-    .selectFrom('shipments')
-    .select('line_tracking_stopped_reason')
-    .where('account_id', '=', accountId)
-    .where('id', '=', shipmentId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (shipment?.line_tracking_stopped_reason !== ALL_CONTAINERS_STOPPED) return 0;
+export async function resumeStoppedContainers(
+  tx: Kysely<DB>,
+  accountId: string,
+  shipmentId: string,
+  /** The shipment's stop reason before it was cleared, when the caller's own statement read it. */
+  stoppedReason?: string | null,
+) {
+  const reason =
+    stoppedReason !== undefined
+      ? stoppedReason
+      : (
+          await tx
+            .selectFrom('shipments')
+            .select('line_tracking_stopped_reason')
+            .where('account_id', '=', accountId)
+            .where('id', '=', shipmentId)
+            .forUpdate()
+            .executeTakeFirst()
+        )?.line_tracking_stopped_reason;
+  if (reason !== ALL_CONTAINERS_STOPPED) return 0;
   const stopped = await tx
     .selectFrom('containers')
     .select(['id', 'shipment_id', 'tracking_stopped_at', 'tracking_stopped_reason'])

@@ -175,6 +175,16 @@ async function linkShipment(
   owner: string,
 ): Promise<{ id: string; created: boolean }> {
   const row = await tx
+    // The shipment's stop reason before the upsert clears it (the statement's snapshot): a shipment
+    // stopped because all its containers were has them resumed below.
+    .with('prev', (db) =>
+      db
+        .selectFrom('shipments')
+        .select('line_tracking_stopped_reason')
+        .where('account_id', '=', tr.account_id)
+        .where('scac', '=', tr.scac)
+        .where('normalized_number', '=', tr.request_number),
+    )
     .with('s', (db) =>
       db
         .insertInto('shipments')
@@ -210,10 +220,15 @@ async function linkShipment(
         .returning('id'),
     )
     .selectFrom('s')
-    .select(['s.id', 's.created', sql<boolean>`exists (select 1 from t)`.as('own')])
+    .select([
+      's.id',
+      's.created',
+      sql<boolean>`exists (select 1 from t)`.as('own'),
+      sql<string | null>`(select line_tracking_stopped_reason from prev)`.as('stopped_reason'),
+    ])
     .executeTakeFirstOrThrow();
   if (!row.own) throw new LeaseLost(`lease on tracking_requests ${tr.id} lost`);
   // Tracked again after every container was stopped on its own: they are tracked again too.
-  if (!row.created) await resumeStoppedContainers(tx, tr.account_id, row.id);
+  if (row.stopped_reason) await resumeStoppedContainers(tx, tr.account_id, row.id, row.stopped_reason);
   return { id: row.id, created: row.created };
 }
