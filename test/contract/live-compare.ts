@@ -75,3 +75,41 @@ export function resourcesOf(body: Json): Obj[] {
   const all = [...(Array.isArray(data) ? data : [data]), ...(included ?? [])];
   return all.filter((r): r is Obj => kind(r) === 'object' && typeof (r as Obj).type === 'string');
 }
+
+// The reference CLI prints some answers flattened (test/fixtures/live-responses/*: shipments,
+// containers, container events, tracking requests, shipping lines): one camelCase record per
+// resource, attributes at the top, related resources as nested objects or ids, and a few members
+// the CLI composes itself. These read such a record back into the resource it was printed from.
+
+export interface FlatShape {
+  /** The JSON:API type the record was printed from. */
+  type: string;
+  /** Record member -> the relationship it prints (to-one: an object or null, to-many: an array). */
+  relationships: Record<string, string[]>;
+  /** Members the CLI computes or regroups itself, not a member of the API's resource: name -> why. */
+  cliOnly: Record<string, string>;
+}
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The JSON:API resource (type, attributes, relationships) a flattened CLI record was printed from. */
+export function resourceOfFlat(shape: FlatShape, record: Obj): Obj {
+  const attributes: Obj = {};
+  const relationships: Record<string, Obj> = {};
+  for (const [k, v] of Object.entries(record)) {
+    if (k === 'id' || k in shape.cliOnly) continue;
+    const rels = shape.relationships[k];
+    // Only the shape of the linkage is known from a printed relation: to-many, to-one, or null.
+    if (rels)
+      for (const r of rels) relationships[r] = { data: Array.isArray(v) ? [] : v === null ? null : {} };
+    else attributes[snake(k)] = v;
+  }
+  return { type: shape.type, attributes, relationships };
+}
+
+/** The differences of our plain (non-JSON:API) body from the live one, member by member. */
+export function compareBody(live: Obj, ours: Obj, path: string): string[] {
+  const out: string[] = [];
+  compareMembers(live, ours, path, out);
+  return out;
+}
