@@ -214,6 +214,7 @@ for (const engine of ENGINES) {
         location_locode: 'CNYTN',
         data_source: 'shipping_line',
         invalidated_at: null,
+        value: null,
       });
       assert.deepEqual(loaded.relationships.shipment.data, { type: 'shipment', id: s1.shipmentId });
       assert.deepEqual(loaded.relationships.container.data, { type: 'container', id });

@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
+import { Type } from 'typebox';
 import type { TransportEventsTable } from '../../db/schema.ts';
-import { columns, declare, portRelation } from '../../members/kit.ts';
+import { Nullable } from '../../jsonapi/schemas.ts';
+import { alwaysNull, columns, declare, portRelation } from '../../members/kit.ts';
 import { referenceOf } from '../../reference/markers.ts';
 
 // The transport event resource, member for member (src/members/kit.ts). It reads nothing but its
@@ -24,6 +26,9 @@ export const TRANSPORT_EVENT = declare({
     e.text('data_source', { notNull: true, schema: { enum: ['shipping_line', 'terminal', 'ais'] } }),
     // Set when later data showed this reading was wrong: kept for the record, not counted.
     e.time('invalidated_at'),
+    // The live service's new value of a *.changed event; those are webhooks here, not transport
+    // events, so a transport event of ours has none.
+    alwaysNull('value', Nullable(Type.String()), true),
   ],
   relationships: [
     e.toOne('shipment', 'shipment', 'shipment_id'),
