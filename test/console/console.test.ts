@@ -132,6 +132,7 @@ for (const engine of ENGINES) {
           // Webhooks: create one (no events checked = all events).
           await page.getByRole('link', { name: 'Webhooks' }).click();
           await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+          await page.getByText('(none checked: every event)').waitFor();
           const hookPath = `/hook-${size.name}`;
           const hookUrl = f.receiver.url(hookPath);
           await page.getByLabel('URL', { exact: true }).fill(hookUrl);

@@ -2,6 +2,7 @@
 // and delete them; the API checks every rule, and each of its 422 errors is shown next to the field
 // its source.pointer names, so the page repeats none of the rules.
 import { useEffect, useState } from 'preact/hooks';
+import { EventPicker } from '../event-picker.js';
 import { ErrorBox, formatTime, html } from '../ui.js';
 
 const ATTRS = '/data/attributes/';
@@ -64,30 +65,6 @@ const ZONES = (() => {
     return ['UTC'];
   }
 })();
-
-/** Event checkboxes by category, from the catalogue (GET /v2/webhooks/events). */
-function EventPicker({ categories, selected, onChange, idPrefix, errorId, invalid }) {
-  const toggle = (name, on) => onChange(on ? [...selected, name] : selected.filter((n) => n !== name));
-  return html`<fieldset aria-describedby=${invalid ? errorId : undefined} aria-invalid=${invalid ? 'true' : undefined}>
-    <legend>Events <span class="hint">(${selected.length} chosen)</span></legend>
-    ${categories.map(
-      (c) => html`<div key=${c.id}>
-        <strong>${c.attributes.name}</strong>
-        ${c.attributes.events.map(
-          (e) => html`<label key=${e.name} title=${e.description}>
-            <input
-              type="checkbox"
-              id=${`${idPrefix}-${e.name}`}
-              checked=${selected.includes(e.name)}
-              onChange=${(ev) => toggle(e.name, ev.currentTarget.checked)}
-            />
-            <span class="mono">${e.name}</span>
-          </label>`,
-        )}
-      </div>`,
-    )}
-  </fieldset>`;
-}
 
 function RuleForm({ api, categories, rule, onSaved, onCancel }) {
   const editing = Boolean(rule);
@@ -177,7 +154,7 @@ function RuleForm({ api, categories, rule, onSaved, onCancel }) {
       </div>
     </div>
     <${EventPicker} categories=${categories} selected=${events} onChange=${setEvents} idPrefix=${prefix}
-      errorId=${id('events-error')} invalid=${Boolean(byField.events)} />
+      hint=${`${events.length} chosen`} errorId=${id('events-error')} invalid=${Boolean(byField.events)} />
     <${FieldError} id=${id('events-error')} messages=${byField.events} />
     <div class="row">
       <div class="field">

@@ -1,32 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { qs } from '../api.js';
+import { EventPicker } from '../event-picker.js';
 import { ErrorBox, formatTime, html, humanize, TableHead, TableWrap } from '../ui.js';
 
 const TONE = { succeeded: 'ok', failed: 'bad', pending: 'info' };
-
-/** Event checkboxes by category; none checked means every event (as the API does on create). */
-function EventPicker({ categories, selected, onChange, idPrefix }) {
-  const toggle = (name, on) => onChange(on ? [...selected, name] : selected.filter((n) => n !== name));
-  return html`<fieldset>
-    <legend>Events <span class="hint">(none checked: every event)</span></legend>
-    ${categories.map(
-      (c) => html`<div key=${c.id}>
-        <strong>${c.attributes.name}</strong>
-        ${c.attributes.events.map(
-          (e) => html`<label key=${e.name} title=${e.description}>
-            <input
-              type="checkbox"
-              id=${`${idPrefix}-${e.name}`}
-              checked=${selected.includes(e.name)}
-              onChange=${(ev) => toggle(e.name, ev.currentTarget.checked)}
-            />
-            <span class="mono">${e.name}</span>
-          </label>`,
-        )}
-      </div>`,
-    )}
-  </fieldset>`;
-}
 
 function WebhookForm({ api, categories, webhook, onSaved, onCancel }) {
   const editing = Boolean(webhook);
@@ -84,7 +61,8 @@ function WebhookForm({ api, categories, webhook, onSaved, onCancel }) {
         </div>`
         : null
     }
-    <${EventPicker} categories=${categories} selected=${events} onChange=${setEvents} idPrefix=${prefix} />
+    <${EventPicker} categories=${categories} selected=${events} onChange=${setEvents} idPrefix=${prefix}
+      hint="none checked: every event" />
     <${ErrorBox} error=${error} />
     <div class="actions">
       <button type="submit" disabled=${busy}>${editing ? 'Save' : 'Create webhook'}</button>
