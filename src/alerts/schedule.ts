@@ -1,3 +1,5 @@
+import { zoneOffsetMs } from '../util/zone-offset.ts';
+
 // When a daily digest is due: the next instant after `now` at which the wall clock of `timeZone`
 // shows `dailyAt` (HH:MM). Pure: the clock comes in as an argument, so tests move it at will.
 // On a day whose DST change skips that time, the digest goes at the same UTC offset as before the
@@ -15,34 +17,9 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function format(tz: string): Intl.DateTimeFormat {
-  let f = formats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(tz, f);
-  }
-  return f;
-}
-
-/** The wall clock of `tz` at `t`, as the UTC milliseconds of the same calendar reading. */
+/** The wall clock of `tz` at `t` (to the second), as the UTC milliseconds of the same calendar reading. */
 function wallClock(t: number, tz: string): number {
-  const parts = Object.fromEntries(
-    format(tz)
-      .formatToParts(new Date(t))
-      .map((p) => [p.type, p.value]),
-  );
-  return Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+  return t - (((t % 1000) + 1000) % 1000) + zoneOffsetMs(t, tz);
 }
 
 const DAY = 86_400_000;
