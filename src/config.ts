@@ -116,6 +116,10 @@ export interface Config {
       secretAccessKey: string | null;
     };
     ocr: boolean;
+    /** The reader child process ends after this long unused. */
+    readerIdleMs: number;
+    /** A read not answered by then fails (and its reader is ended). */
+    readTimeoutMs: number;
     concurrency: number;
     retryBaseMs: number;
     retryMax: number;
@@ -284,6 +288,8 @@ export function loadConfig(env: Env = process.env): Config {
         secretAccessKey: v.DOCUMENT_S3_SECRET_ACCESS_KEY,
       },
       ocr: v.DOCUMENT_OCR,
+      readerIdleMs: v.DOCUMENT_READER_IDLE_MS,
+      readTimeoutMs: v.DOCUMENT_READ_TIMEOUT_MS,
       concurrency: v.DOCUMENT_WORKER_CONCURRENCY,
       retryBaseMs: v.DOCUMENT_RETRY_BASE_MS,
       retryMax: v.DOCUMENT_RETRY_MAX,

@@ -56,6 +56,16 @@ export const DOCUMENT_SCHEMA = {
     'Documents read at once per worker process (OCR is CPU-bound: about one per core).',
     { min: 1, max: 64 },
   ),
+  DOCUMENT_READER_IDLE_MS: integer(
+    60_000,
+    'The document reader (a child process that reads PDFs and runs OCR) ends after this long without a document; the next one starts it again.',
+    { min: 1, max: 86_400_000 },
+  ),
+  DOCUMENT_READ_TIMEOUT_MS: integer(
+    240_000,
+    'A document read (text layer, OCR) that takes longer fails, is retried, and its reader process is ended; keep it below the 5-minute document lease.',
+    { min: 1, max: 86_400_000 },
+  ),
   DOCUMENT_RETRY_BASE_MS: integer(
     10_000,
     'First retry delay after an unexpected processing error; doubles each retry.',

@@ -10,22 +10,22 @@ import type { Line } from './extract/layout.ts';
 import { represent } from './extract/represent.ts';
 import type { FileStorage } from './file-storage.ts';
 import { autoTrack, relinkDocument } from './link.ts';
+import { type ReaderLimits, readInChild, rotateInChild, stopReaderProcess } from './read/reader-process.ts';
 import { UnreadableFile } from './read/unreadable.ts';
 import { insertRepresentation } from './representations.ts';
 import { newStorageKey } from './storage.ts';
 
-// The readers (unpdf, sharp, tesseract.js) are loaded on the first document, not at start: an API
-// process, or a worker that never sees a document, keeps their memory.
-let loaded: Promise<typeof import('./read/read.ts')> | undefined;
-const readers = () => {
-  loaded ??= import('./read/read.ts');
-  return loaded;
-};
+// The readers (unpdf, sharp, tesseract.js) run in a child process of their own, started on the
+// first document and ended when idle (read/reader-process.ts): an API process, or a worker that
+// never sees a document, never loads them, and the service's process keeps `--liftoff-only`.
+const limits = (config: Config): ReaderLimits => ({
+  idleMs: config.documents.readerIdleMs,
+  timeoutMs: config.documents.readTimeoutMs,
+});
 
-/** Stops the OCR worker if the readers were ever loaded (worker shutdown). */
+/** Ends the reader process if one runs (worker shutdown). */
 export async function stopReaders(): Promise<void> {
-  if (!loaded) return;
-  await (await import('./read/ocr.ts')).stopOcr();
+  await stopReaderProcess();
 }
 
 // One run of document work: read (PDF text layer or OCR), classify, extract, link, auto-track,
@@ -73,8 +73,8 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
   let stored = doc.extracted_text as Stored | null;
 
   if (action === 'rotate' && doc.rotate_degrees) {
-    const { rotateImage } = await import('./read/image.ts');
-    const rotated = await rotateImage(
+    const rotated = await rotateInChild(
+      limits(deps.config),
       await storage.get(doc.storage_key),
       doc.rotate_degrees as 90 | 180 | 270,
     );
@@ -85,10 +85,14 @@ async function run(deps: DocumentDeps, doc: ClaimedDocument): Promise<void> {
     stored = null;
   }
   if (action === 'process' || action === 'rotate' || !stored) {
-    const { readFile } = await readers();
-    const read = await readFile(await storage.get(storageKey), doc.file_content_type, {
-      ocr: deps.config.documents.ocr,
-    });
+    const read = await readInChild(
+      limits(deps.config),
+      await storage.get(storageKey),
+      doc.file_content_type,
+      {
+        ocr: deps.config.documents.ocr,
+      },
+    );
     stored = { lines: read.lines, source: read.source };
     if (read.lines.length === 0) {
       throw new UnreadableFile(
