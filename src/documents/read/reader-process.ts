@@ -38,6 +38,8 @@ interface Pending {
 interface Reader {
   proc: ChildProcess;
   pending: Map<number, Pending>;
+  /** The idle time of the latest request's configuration. */
+  idleMs: number;
   idle?: NodeJS.Timeout;
 }
 
@@ -59,17 +61,14 @@ export function readerExecArgv(parent: readonly string[]): string[] {
 let current: Reader | undefined;
 let nextId = 1;
 
-function start(): Reader {
+function start(idleMs: number): Reader {
   const proc = fork(ENTRY, [], { execArgv: readerExecArgv(process.execArgv), serialization: 'advanced' });
-  const r: Reader = { proc, pending: new Map() };
+  const r: Reader = { proc, pending: new Map(), idleMs };
   proc.on('message', (a: ReaderAnswer) => settle(r, a));
   proc.on('exit', (code, signal) =>
     failAll(r, new Error(`document reader exited (${signal ?? `code ${code}`})`)),
   );
-  proc.on('error', (err) => {
-    failAll(r, new Error(`document reader failed: ${err.message}`));
-    proc.kill('SIGKILL');
-  });
+  proc.on('error', (err) => discard(r, new Error(`document reader failed: ${err.message}`)));
   return r;
 }
 
@@ -87,6 +86,12 @@ function failAll(r: Reader, err: Error): void {
     p.reject(err);
   }
   holdsProcess(r, false);
+}
+
+/** A reader that cannot be trusted any more (no answer, broken channel): its requests fail, it is killed. */
+function discard(r: Reader, err: Error): void {
+  failAll(r, err);
+  r.proc.kill('SIGKILL');
 }
 
 // A child at work keeps the service's event loop alive (a read is awaited); an idle one does not.
@@ -109,27 +114,25 @@ function settle(r: Reader, a: ReaderAnswer): void {
   else p.reject(a.unreadable ? new UnreadableFile(a.message) : new Error(a.message));
   if (r.pending.size === 0) {
     holdsProcess(r, false);
-    if (current === r) r.idle = setTimeout(() => void end(r), idleMs).unref();
+    if (current === r) r.idle = setTimeout(() => void end(r), r.idleMs).unref();
   }
 }
 
-let idleMs = 60_000;
-
 function ask<T>(limits: ReaderLimits, request: Ask): Promise<T> {
-  idleMs = limits.idleMs;
-  current ??= start();
+  current ??= start(limits.idleMs);
   const r = current;
+  r.idleMs = limits.idleMs;
   clearTimeout(r.idle);
   const id = nextId++;
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      failAll(r, new Error(`document reader gave no answer within ${limits.timeoutMs} ms`));
-      r.proc.kill('SIGKILL');
-    }, limits.timeoutMs);
+    const timer = setTimeout(
+      () => discard(r, new Error(`document reader gave no answer within ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
     r.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
     if (r.pending.size === 1) holdsProcess(r, true);
     r.proc.send({ ...request, id }, (err) => {
-      if (err) failAll(r, new Error(`document reader unreachable: ${err.message}`));
+      if (err) discard(r, new Error(`document reader unreachable: ${err.message}`));
     });
   });
 }
