@@ -5,8 +5,8 @@ import { UnreadableFile } from './unreadable.ts';
 
 // Documents are read in a child process of their own (child.ts), not in the service's process:
 // `npm start` runs node with `--liftoff-only`, which keeps V8's optimising WebAssembly compiler
-// away from PGlite (about 500 MB less at peak) but would halve OCR and PDF reading, and the flag
-// applies to every WebAssembly module of a process. The child runs without it.
+// away from PGlite (about 500 MB less at peak) but would cost OCR (tesseract.js) 40 % more CPU per
+// scan, and the flag applies to every WebAssembly module of a process. The child runs without it.
 //
 // One child per process, started by the first read and reused; it ends after `idleMs` without a
 // request, so a host at rest pays nothing for it, and at worker shutdown (stopReaderProcess). A
