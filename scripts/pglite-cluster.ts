@@ -19,23 +19,15 @@ import {
   REGENERATE_CLUSTER,
   SHIPPED_CLUSTER,
   sha256,
+  tarMembers,
 } from '../src/db/pglite-cluster.ts';
 
 const shown = 'src/db/pglite-cluster.tar.br';
 
-/** A regular file's text out of a ustar archive (PGlite names its members with a leading '/'). */
+/** A regular file's text out of the cluster's archive. */
 function tarMember(tar: Uint8Array, name: string): string | null {
-  const text = (from: number, length: number) =>
-    Buffer.from(tar.subarray(from, from + length))
-      .toString('latin1')
-      .replace(/\0.*$/s, '');
-  for (let at = 0; at + 512 <= tar.length; ) {
-    const member = text(at, 100);
-    if (!member) return null;
-    const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8);
-    if (member.replace(/^\//, '') === name) return text(at + 512, size);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
+  for (const member of tarMembers(tar))
+    if (member.name === name && member.type === 'file') return Buffer.from(member.data).toString('latin1');
   return null;
 }
 

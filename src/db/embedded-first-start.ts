@@ -4,16 +4,22 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { type Database, openPglite } from './database.ts';
 import type { Gate } from './gate.ts';
-import { REGENERATE_CLUSTER, readShippedCluster, SHIPPED_CLUSTER } from './pglite-cluster.ts';
+import {
+  type ClusterManifest,
+  extractCluster,
+  REGENERATE_CLUSTER,
+  readShippedCluster,
+  SHIPPED_CLUSTER,
+} from './pglite-cluster.ts';
 
 // Opening the embedded database's files, and creating them on the first start of an empty DATA_DIR
 // (no PG_VERSION): from the shipped cluster (pglite-cluster.ts) rather than by PGlite's initdb,
 // falling back to initdb when the file is missing, made by another PGlite, or refused. A directory
 // that holds a database is opened as it is, never written over.
 //
-// Creating is not atomic: both PGlite's tar loading (the shipped cluster, and initdb's result, which
-// PGlite also copies in as a tar) write file after file into DATA_DIR, PG_VERSION among them, so a
-// process killed meanwhile would leave a directory the next start takes for a database. So a marker
+// Creating is not atomic: writing the shipped cluster, like PGlite copying in initdb's result as a tar,
+// puts file after file into DATA_DIR, PG_VERSION among them, so a process killed meanwhile would leave
+// a directory the next start takes for a database. So a marker
 // file is written before creating and removed once PGlite has opened the new database: a start that
 // finds it deletes the partial cluster and creates it again. (Crashes only: PGlite runs PostgreSQL
 // with fsync off, so no write of its own is ordered against a power loss either.) The migrations
@@ -50,20 +56,25 @@ export async function openPgliteDataDir(dataDir: string, opts: OpenDataDirOption
       'partial database and creates it again.\n',
   );
   const database = await create(dataDir, opts);
-  unlinkSync(marker);
+  try {
+    unlinkSync(marker);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   return database;
 }
 
 async function create(dataDir: string, opts: OpenDataDirOptions): Promise<Database> {
   const { gate, onPglite, log } = opts;
   const file = opts.cluster ?? SHIPPED_CLUSTER;
-  const shipped = await readShippedCluster(file);
   const instead = `creating the embedded database with PGlite's initdb instead (slower, and it needs far more memory); regenerate it with \`${REGENERATE_CLUSTER}\``;
-  if ('tar' in shipped) {
+  const shipped = await writeShippedCluster(file, dataDir);
+  if ('pglite' in shipped) {
     try {
-      const database = await openPglite(dataDir, { gate, onPglite, loadDataDir: new Blob([shipped.tar]) });
+      const database = await openPglite(dataDir, { gate, onPglite });
       log?.info(
-        { cluster: file, pglite: shipped.manifest.pglite },
+        { cluster: file, pglite: shipped.pglite },
         'created the embedded database from the shipped cluster',
       );
       return database;
@@ -72,12 +83,27 @@ async function create(dataDir: string, opts: OpenDataDirOptions): Promise<Databa
         { cluster: file, err: (err as Error).message },
         `PGlite refused the shipped cluster; ${instead}`,
       );
-      removeCluster(dataDir);
     }
   } else log?.warn({ cluster: file }, `the shipped cluster is not used: ${shipped.unusable}; ${instead}`);
+  removeCluster(dataDir);
   const database = await openPglite(dataDir, { gate, onPglite });
   log?.info('created the embedded database with initdb');
   return database;
+}
+
+/** The cluster's files written into dataDir (its 40 MB of tar unreferenced once this returns), or why not. */
+async function writeShippedCluster(
+  file: string,
+  dataDir: string,
+): Promise<ClusterManifest | { unusable: string }> {
+  const shipped = await readShippedCluster(file);
+  if ('unusable' in shipped) return shipped;
+  try {
+    extractCluster(shipped.tar, dataDir);
+  } catch (err) {
+    return { unusable: `it could not be written into ${dataDir} (${(err as Error).message})` };
+  }
+  return shipped.manifest;
 }
 
 /** Deletes what a creation writes into DATA_DIR, and nothing else (the lock, documents, backups stay). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -71,5 +71,49 @@ export async function readShippedCluster(file: string = SHIPPED_CLUSTER): Promis
     return { tar: await promisify(brotliDecompress)(compressed), manifest };
   } catch (err) {
     return { unusable: `it does not decompress (${(err as Error).message})` };
+  }
+}
+
+export interface TarMember {
+  /** Relative to the archive's root (PGlite writes '/PG_VERSION', '/base/1/…'). */
+  name: string;
+  type: 'file' | 'dir';
+  data: Uint8Array;
+}
+
+/** The members of a ustar archive as PGlite's dumpDataDir writes it: regular files and directories. */
+export function* tarMembers(tar: Uint8Array): Generator<TarMember> {
+  const field = (from: number, length: number) =>
+    Buffer.from(tar.buffer, tar.byteOffset + from, length)
+      .toString('latin1')
+      .replace(/\0.*$/s, '');
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const base = field(at, 100);
+    if (!base) return; // the zero blocks that end an archive
+    const prefix = field(at + 257, 5) === 'ustar' ? field(at + 345, 155) : '';
+    const name = (prefix ? `${prefix}/${base}` : base).replace(/^\/+/, '').replace(/\/+$/, '');
+    const size = Number.parseInt(field(at + 124, 12).trim() || '0', 8);
+    const type = field(at + 156, 1);
+    if (!(type === '0' || type === '' || type === '5') || name.split('/').includes('..'))
+      throw new Error(`unexpected member in the cluster's archive: ${name} (type ${type})`);
+    yield { name, type: type === '5' ? 'dir' : 'file', data: tar.subarray(at + 512, at + 512 + size) };
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+}
+
+/**
+ * Writes the cluster's files into `dataDir`, before PGlite starts, which then opens them as any
+ * existing database. Rather than PGlite's `loadDataDir`, which takes further copies of the 40 MB of
+ * tar (as a Blob, an ArrayBuffer, then file by file) while its WebAssembly is compiling: measured on
+ * its own with --liftoff-only, a peak of ~260 MB instead of ~400 MB, and ~250 ms sooner ready.
+ */
+export function extractCluster(tar: Uint8Array, dataDir: string): void {
+  for (const member of tarMembers(tar)) {
+    const path = join(dataDir, member.name);
+    if (member.type === 'dir') mkdirSync(path, { recursive: true, mode: 0o700 });
+    else {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      writeFileSync(path, member.data, { mode: 0o600 });
+    }
   }
 }

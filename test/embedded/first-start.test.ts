@@ -15,6 +15,7 @@ import {
   readShippedCluster,
   SHIPPED_CLUSTER,
   sha256,
+  tarMembers,
 } from '../../src/db/pglite-cluster.ts';
 
 // The first start of an empty DATA_DIR loads the shipped PGlite cluster (src/db/pglite-cluster.ts)
@@ -97,14 +98,9 @@ describe('first start of the embedded database [pglite]', () => {
       const shipped = await readShippedCluster();
       assert.ok('tar' in shipped, JSON.stringify(shipped));
       const tar = Buffer.from(shipped.tar);
-      const name = Buffer.from('/PG_VERSION\0');
-      let header = 0;
-      while (!tar.subarray(header, header + name.length).equals(name)) {
-        header +=
-          512 + Math.ceil(Number.parseInt(tar.toString('latin1', header + 124, header + 135), 8) / 512) * 512;
-        assert.ok(header < tar.length, 'no PG_VERSION in the shipped cluster');
-      }
-      tar.write('11', header + 512, 'latin1');
+      const version = [...tarMembers(tar)].find((m) => m.name === 'PG_VERSION');
+      assert.ok(version, 'no PG_VERSION in the shipped cluster');
+      version.data.set(Buffer.from('11'));
       const compressed = brotliCompressSync(tar);
       const cluster = join(files, 'other.tar.br');
       writeFileSync(cluster, compressed);
