@@ -290,7 +290,12 @@ export async function openPglite(
         await db.connection().execute(() => Promise.all(stops.map((stop) => stop())));
       };
     },
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      // Kysely closes PGlite only once a query of its own has run: a database used only through
+      // queryRows would stay open (its files too, and the process would not exit).
+      if (!pglite.closed) await pglite.close();
+    },
   };
 }
 

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
-import { type Database, type ListenHandlers, openPglite, openPostgres } from './database.ts';
+import { type Database, type ListenHandlers, openPostgres } from './database.ts';
+import { openPgliteDataDir } from './embedded-first-start.ts';
 import { type LockInfo, myLockInfo, ownerAlive, readLock, tryLock } from './embedded-lock.ts';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.ts';
 import { startEmbeddedVacuum } from './embedded-vacuum.ts';
@@ -77,6 +78,8 @@ export interface EmbeddedOptions {
   /** Server role: how long a socket client may hold the database in one go; 0 = no limit. */
   statementTimeoutMs?: number;
   log?: Pick<Logger, 'info' | 'warn'>;
+  /** The cluster an empty directory is created from (tests); default the shipped one (pglite-cluster.ts). */
+  pgliteCluster?: string;
 }
 
 export type EmbeddedDatabase = Database & {
@@ -151,11 +154,13 @@ async function own(opts: EmbeddedOptions, lock: HeldLock): Promise<EmbeddedDatab
   let pglite!: PGlite;
   let database: Database;
   try {
-    database = await openPglite(opts.dataDir, {
+    database = await openPgliteDataDir(opts.dataDir, {
       gate,
       onPglite: (p) => {
         pglite = p;
       },
+      log: opts.log,
+      cluster: opts.pgliteCluster,
     });
   } catch (err) {
     throw new EmbeddedOpenError(opts.dataDir, err);

@@ -15,6 +15,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type Database, type Engine, openPglite, openPostgres } from '../../src/db/database.ts';
 import { migrate, migrationFiles } from '../../src/db/migrate.ts';
+import { installedPgliteVersion, readShippedCluster } from '../../src/db/pglite-cluster.ts';
 
 /** Every storage-touching test runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set. */
 export const ENGINES: Engine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -157,11 +158,7 @@ export async function dropPostgresTemplate(name: string): Promise<void> {
   await adminQuery(`drop database if exists ${name} with (force)`);
 }
 
-const PGLITE_VERSION = (
-  JSON.parse(
-    readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
-  ) as { version: string }
-).version;
+const PGLITE_VERSION = installedPgliteVersion();
 
 const pgliteTemplates = new Map<string, Promise<Blob>>();
 
@@ -196,7 +193,12 @@ async function loadOrBuildPgliteTemplate(file: string, dir: URL): Promise<Blob> 
     // Not made yet: make it below.
   }
   let pglite: PGlite | undefined;
-  const database = await openPglite(null, { onPglite: (p) => (pglite = p) });
+  // From the shipped cluster, as the service's first start does (no initdb), when it matches.
+  const shipped = await readShippedCluster();
+  const database = await openPglite(null, {
+    onPglite: (p) => (pglite = p),
+    ...('tar' in shipped ? { loadDataDir: new Blob([shipped.tar]) } : {}),
+  });
   let dump: Blob;
   try {
     await migrate(database, dir);
