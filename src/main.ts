@@ -37,7 +37,6 @@ const [
   { buildApp, buildOpsServer },
   { bootstrap },
   { buildCarrierRegistry },
-  { startSmtpServer },
   { createMetrics },
   { buildTerminalDirectory },
   { startWorker },
@@ -47,7 +46,6 @@ const [
   import('./app.ts'),
   import('./bootstrap.ts'),
   import('./carriers/registry.ts'),
-  import('./mail/smtp.ts'),
   import('./metrics.ts'),
   import('./terminals/registry.ts'),
   import('./worker-process.ts'),
@@ -97,9 +95,12 @@ if (runWorker) {
   });
 }
 
-// Inbound e-mail is taken by the process that runs the worker, when SMTP_PORT is set.
+// Inbound e-mail is taken by the process that runs the worker, when SMTP_PORT is set; its server and
+// parser (smtp-server, mailparser: ~9 MB of heap, ~16 MB resident) load only then.
 const smtp =
-  runWorker && config.mail.smtpPort !== null ? await startSmtpServer({ database, config, log }) : undefined;
+  runWorker && config.mail.smtpPort !== null
+    ? await (await import('./mail/smtp.ts')).startSmtpServer({ database, config, log })
+    : undefined;
 
 if (forkApi) {
   for (let i = 0; i < processes; i++) cluster.fork({ ROLE: 'api' });
