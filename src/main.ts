@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { flushCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
 import { configOrExit } from './config.ts';
 import type { Engine } from './engine/start.ts';
@@ -130,6 +131,9 @@ log.info(
   { role: isApiChild ? 'api (cluster child)' : config.role, processes },
   config.role === 'worker' ? 'started' : `started: console at ${origin}/, API at ${origin}/v2`,
 );
+// When NODE_COMPILE_CACHE is set, write what this start compiled now rather than only at exit, so a
+// process that is killed still leaves the next start its cache (nothing happens without it).
+flushCompileCache();
 
 let stopping = false;
 async function shutdown(signal: string) {
