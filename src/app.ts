@@ -27,6 +27,7 @@ import { registerErrorHandling, registerNotFound } from './http/error-handler.ts
 import { healthRoutes } from './http/health.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { lazyCompilersFactory } from './http/lazy-compilers.ts';
 import { LIMITS } from './http/limits.ts';
 import { metricsRoute } from './http/metrics-route.ts';
 import { createRateLimiter } from './http/rate-limiter.ts';
@@ -85,6 +86,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     // registerClosing answers requests that arrive while closing, as JSON:API.
     return503OnClosing: false,
+    // Validators and serializers compile on a route's first request, not all at start (lazy-compilers.ts).
+    schemaController: { compilersFactory: lazyCompilersFactory() as never },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.addHook('onSend', async (request, reply) => {

@@ -4,7 +4,6 @@
 
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import {
   type AdapterName,
   type CarrierProtocol,
@@ -13,6 +12,7 @@ import {
   show,
   validateProtocol,
 } from './carrier-protocol.ts';
+import { parseYaml } from './yaml.ts';
 
 /** How a carrier connection authenticates (carriers/auth.ts implements each kind). */
 export type AuthConfig =

@@ -4,7 +4,6 @@
 // every problem is reported at once, each naming the entry and field.
 
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { show } from './carrier-protocol.ts';
 import {
   type AuthConfig,
@@ -15,6 +14,7 @@ import {
   unknownKeys,
   validateAuth,
 } from './carriers.ts';
+import { parseYaml } from './yaml.ts';
 
 export const TERMINAL_ADAPTERS = ['sim-terminal'] as const;
 export type TerminalAdapterName = (typeof TERMINAL_ADAPTERS)[number];

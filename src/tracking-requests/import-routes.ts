@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import { Type } from 'typebox';
-import { Value } from 'typebox/value';
 import type { AppContext } from '../app-context.ts';
 import { catalogueError } from '../errors.ts';
 import { ErrorObject, errorResponses } from '../http/schemas.ts';
@@ -21,10 +20,16 @@ const RowResult = Type.Object({
   errors: Type.Optional(Type.Array(ErrorObject)),
 });
 
-/** A row's body against the create route's schema: the same errors POST /tracking_requests answers. */
-function checkCreateBody(body: unknown): void {
-  const errors = [...Value.Errors(CreateBody, body)];
-  if (errors.length > 0) throw validationError(errors as unknown as FastifySchemaValidationError[], 'body');
+/**
+ * A row's body against the create route's schema: the same errors POST /tracking_requests answers.
+ * TypeBox's value checker (~300 modules) loads with the first import, not with the service.
+ */
+async function createBodyCheck(): Promise<(body: unknown) => void> {
+  const { Value } = await import('typebox/value');
+  return (body) => {
+    const errors = [...Value.Errors(CreateBody, body)];
+    if (errors.length > 0) throw validationError(errors as unknown as FastifySchemaValidationError[], 'body');
+  };
 }
 
 export function trackingRequestImportRoutes(ctx: AppContext): FastifyPluginAsyncTypebox {
@@ -61,7 +66,7 @@ export function trackingRequestImportRoutes(ctx: AppContext): FastifyPluginAsync
         if (typeof request.body !== 'string')
           throw catalogueError('unsupported_media_type', 'Send the spreadsheet as text/csv.');
         const rows = parseImport(request.body, limits.rows);
-        const results = await importRows(db, insert, request.accountId, rows, checkCreateBody);
+        const results = await importRows(db, insert, request.accountId, rows, await createBodyCheck());
         const created = results.flatMap((r) => ('created' in r ? [serializeTrackingRequest(r.created)] : []));
         if (created.length > 0) ctx.notifyWork?.('tracking_request');
         return {

@@ -1,7 +1,8 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpOut } from '../../config/schema-alerts.ts';
 
-// The outbound SMTP client (nodemailer) of alert e-mails: one pooled transport per worker process.
+// The outbound SMTP client (nodemailer) of alert e-mails: one pooled transport per worker process,
+// made on the first message: nodemailer (~4 MB of heap) stays unloaded in a worker that sends none.
 
 export interface OutgoingMail {
   from: string;
@@ -21,21 +22,28 @@ export interface Mailer {
 }
 
 export function smtpMailer(smtp: SmtpOut, maxConnections: number): Mailer {
-  const transport = nodemailer.createTransport({
-    host: smtp.host,
-    port: smtp.port,
-    secure: smtp.secure,
-    requireTLS: smtp.requireTls,
-    auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-    pool: true,
-    maxConnections,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  const open = async (): Promise<Transporter> => {
+    const { default: nodemailer } = await import('nodemailer');
+    return nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      requireTLS: smtp.requireTls,
+      auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+      pool: true,
+      maxConnections,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+  };
   return {
     async send(m) {
-      await transport.sendMail({
+      if (closed) throw new Error('mailer closed');
+      transport ??= open();
+      await (await transport).sendMail({
         from: m.from,
         to: m.to,
         subject: m.subject,
@@ -45,7 +53,13 @@ export function smtpMailer(smtp: SmtpOut, maxConnections: number): Mailer {
         headers: m.headers,
       });
     },
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      void transport?.then(
+        (t) => t.close(),
+        () => {},
+      );
+    },
   };
 }
 

@@ -5,9 +5,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { parseAllowlist } from '../../config/allowlist.ts';
 import { addressAllowed, hostAllowed } from './allowlist.ts';
+import { undici } from './undici.ts';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [IP, number];
@@ -294,7 +295,7 @@ export function createAddressPolicy(opts: AddressPolicyOptions): AddressPolicy {
     const baseFor = (port: number): buildConnector.connector => {
       let base = bases.get(port);
       if (!base) {
-        base = buildConnector({
+        base = undici().buildConnector({
           timeout: timeoutMs,
           allowH2: false,
           lookup: lookupFor(port),
@@ -372,7 +373,7 @@ export function createDispatcher(
   policy: Pick<AddressPolicy, 'connector'>,
   opts: { connectTimeoutMs: number; maxConnectionsPerOrigin: number },
 ): Agent {
-  return new Agent({
+  return new (undici().Agent)({
     connect: policy.connector({ timeoutMs: opts.connectTimeoutMs }),
     connections: opts.maxConnectionsPerOrigin,
     pipelining: 1,

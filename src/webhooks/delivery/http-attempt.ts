@@ -3,9 +3,9 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import { parseRetryAfter } from '../../util/retry-after.ts';
 import { FRAMING_HEADERS } from '../framing-headers.ts';
+import { undici } from './undici.ts';
 
 export { createDispatcher } from './address-guard.ts';
 
@@ -163,7 +163,7 @@ export async function attemptDelivery(input: AttemptInput): Promise<AttemptOutco
   try {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(input.url, {
+      res = await undici().request(input.url, {
         method: 'POST',
         body: input.body,
         headers,
