@@ -4,4 +4,5 @@
 # users do (npm, a shell, node) with the node flags of the start script replaced by
 # $SMALL_HOST_NODE_FLAGS. Arguments after src/main.ts are kept.
 script=$2
-exec /bin/sh -c "node $SMALL_HOST_NODE_FLAGS src/main.ts${script##*src/main.ts}"
+# What precedes node (the compile cache variable) is kept too.
+exec /bin/sh -c "${script%%node *}node $SMALL_HOST_NODE_FLAGS src/main.ts${script##*src/main.ts}"
