@@ -214,7 +214,7 @@ async function listenPostgres(
   };
 }
 
-const PGLITE_SHARED_BUFFERS = '32MB';
+const PGLITE_SHARED_BUFFERS = '16MB';
 
 /**
  * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
@@ -233,6 +233,12 @@ export async function openPglite(
   // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which grows as
   // pages are touched and never shrinks: under read load the process held ~490 MB. With 32 MB it held
   // ~390 MB at the same throughput (pages beyond it come from the OS page cache); see docs/benchmarks.md.
+  // 16 MB took another 26-35 MB off (node alone, npm start's flags with --liftoff-only, 100 sandbox
+  // shipments tracked: 316 against 351 MB once tracked, 260 against 286 MB under cache-off reads and
+  // at rest, reads within the run's noise); 8 MB took nothing more (253-263 MB), and neither did
+  // work_mem 1 MB, maintenance_work_mem 8 MB and temp_buffers 1 MB beside 16 MB (264 MB): these
+  // statements sort and hash a few kB, and a vacuum pass of that data grew the process by 8 MB with
+  // either maintenance_work_mem (docs/architecture.md, small hosts).
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   const options = { extensions, startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) };
   const pglite = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
