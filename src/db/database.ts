@@ -260,7 +260,7 @@ export async function openPglite(
     // (setImmediate runs after the I/O callbacks that are ready) lets the requests that have
     // arrived queue their look-ups, and the next statement takes them together (14 ids per
     // statement, 2,210 reads/s; docs/architecture.md, small hosts).
-    await new Promise(setImmediate);
+    await new Promise((resolve) => setImmediate(resolve));
     // Through the gate like every other use of the one session (see withMutex).
     const unlock = await gate.acquire();
     try {
