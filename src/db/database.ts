@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -214,7 +214,7 @@ async function listenPostgres(
   };
 }
 
-const PGLITE_SHARED_BUFFERS = '32MB';
+const PGLITE_SHARED_BUFFERS = '16MB';
 
 /**
  * Embedded PGlite; `dataDir` null = in memory (tests). Opening a data directory is for its one
@@ -233,6 +233,12 @@ export async function openPglite(
   // PostgreSQL's default 128 MB of shared buffers live in PGlite's WebAssembly memory, which grows as
   // pages are touched and never shrinks: under read load the process held ~490 MB. With 32 MB it held
   // ~390 MB at the same throughput (pages beyond it come from the OS page cache); see docs/benchmarks.md.
+  // 16 MB took another 26-35 MB off (node alone, npm start's flags with --liftoff-only, 100 sandbox
+  // shipments tracked: 316 against 351 MB once tracked, 260 against 286 MB under cache-off reads and
+  // at rest, reads within the run's noise); 8 MB took nothing more (253-263 MB), and neither did
+  // work_mem 1 MB, maintenance_work_mem 8 MB and temp_buffers 1 MB beside 16 MB (264 MB): these
+  // statements sort and hash a few kB, and a vacuum pass of that data grew the process by 8 MB with
+  // either maintenance_work_mem (docs/architecture.md, small hosts).
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   const options = { extensions, startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) };
   const pglite = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
@@ -247,6 +253,14 @@ export async function openPglite(
   const names = statementNames('auto');
   let waiting = 0;
   const queryRows: Database['queryRows'] = async (statement, values) => {
+    // PGlite runs a statement synchronously, within the microtasks of the request that sent it, so
+    // while it ran the event loop read no other request: batched-rows.ts never found a second
+    // look-up waiting, and every shipment read under load was a statement of its own (1.0 ids per
+    // statement, 225-316 reads/s with the response cache off). One turn of the event loop first
+    // (setImmediate runs after the I/O callbacks that are ready) lets the requests that have
+    // arrived queue their look-ups, and the next statement takes them together (14 ids per
+    // statement, 2,210 reads/s; docs/architecture.md, small hosts).
+    await new Promise((resolve) => setImmediate(resolve));
     // Through the gate like every other use of the one session (see withMutex).
     const unlock = await gate.acquire();
     try {
@@ -300,11 +314,16 @@ export async function openPglite(
 }
 
 /**
- * PGlite's query() parses and plans its statement on every call (an unnamed statement), which for
- * the bodies built in SQL cost more than running them. So the statement is PREPAREd once per
- * session and EXECUTEd; EXECUTE takes no bind parameters, so the values (ids, numbers, booleans,
- * the marker nonce) go in as quoted literals. A session that lost its statements (DISCARD ALL from
- * a socket client) gets them prepared again.
+ * A named statement in one call into PGlite: the extended protocol's messages (Parse on first use,
+ * then Bind, Describe, Execute, Sync) go in as one buffer and PostgreSQL answers them in one pass.
+ * PGlite's query() parses and plans its statement on every call (an unnamed statement) and sends
+ * each message in a call of its own (Parse, Describe, Bind, Describe, Execute, Sync: six passes
+ * through its protocol loop); the EXECUTE of an SQL-level PREPARE that this replaces still took two
+ * of those query() calls' six passes each, and parsed the EXECUTE with its values quoted as literals.
+ * Here the values go as Bind's text parameters (String(v), null as SQL null), and the rows are
+ * parsed by PGlite's own type parsers, as query() parses them. Run inside PGlite's query lock
+ * (runExclusive), as query() runs, besides the gate. A session that lost its statements (DISCARD
+ * ALL from a socket client) gets them prepared again.
  */
 async function executePrepared(
   pglite: PGlite,
@@ -312,19 +331,20 @@ async function executePrepared(
   statement: Statement,
   values: unknown[],
 ): Promise<unknown[][]> {
-  const literal = (v: unknown) => (v === null ? 'null' : `'${String(v).replaceAll("'", "''")}'`);
+  const { serialize } = protocol;
+  const text = values.map((v) => (v === null || v === undefined ? null : String(v)));
   const run = async () => {
-    if (!prepared.has(statement.name)) {
-      await pglite.query(`prepare ${statement.name} as ${statement.text}`);
-      prepared.add(statement.name);
-    }
-    // A statement without parameters is executed without the parentheses (`execute x()` is a
-    // syntax error).
-    const args = values.length ? `(${values.map(literal).join(', ')})` : '';
-    const r = await pglite.query<unknown[]>(`execute ${statement.name}${args}`, [], {
-      rowMode: 'array',
-    });
-    return r.rows;
+    const first = !prepared.has(statement.name);
+    const message = concatBytes([
+      ...(first ? [serialize.parse({ name: statement.name, text: statement.text })] : []),
+      serialize.bind({ statement: statement.name, values: text }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    const { messages } = await pglite.runExclusive(() => pglite.execProtocol(message, { syncToFs: false }));
+    if (first) prepared.add(statement.name);
+    return (parse.parseResults(messages, pglite.parsers, { rowMode: 'array' })[0]?.rows ?? []) as unknown[][];
   };
   try {
     return await run();
@@ -333,6 +353,16 @@ async function executePrepared(
     prepared.delete(statement.name);
     return run();
   }
+}
+
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 export async function openDatabase(opts: {

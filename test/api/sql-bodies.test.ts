@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
@@ -17,6 +19,17 @@ import { seedShipment } from '../helpers/seed.ts';
 // to the SQL (or the reverse) fails here without naming it first.
 
 const LIST = '/v2/shipments';
+
+/** Reads `/v2/shipments/<id>?include=containers` for each id at once; prints their status lines. */
+const CLIENT = `const net = require('node:net');
+const [port, key, ...ids] = process.argv.slice(1);
+Promise.all(ids.map(() => new Promise((ok, fail) => { const c = net.connect(Number(port), '127.0.0.1', () => ok(c)); c.on('error', fail); })))
+  .then((socks) => {
+    const answers = socks.map((c) => new Promise((ok) => { let s = ''; c.on('data', (d) => (s += d)); c.on('end', () => ok(s.slice(0, 12))); }));
+    socks.forEach((c, i) => c.write('GET /v2/shipments/' + ids[i] + '?include=containers HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Token ' + key + '\\r\\nConnection: close\\r\\n\\r\\n'));
+    return Promise.all(answers);
+  })
+  .then((s) => console.log(JSON.stringify(s)));`;
 
 for (const engine of ENGINES) {
   describe(`bodies built in SQL equal the serializers' [${engine}]`, () => {
@@ -201,6 +214,41 @@ for (const engine of ENGINES) {
         assert.equal(texts[i]?.toString(), alone?.toString(), id);
       }
       assert.equal(texts.at(-1), undefined);
+    });
+
+    test('reads that arrive together over HTTP share a statement', async () => {
+      // The requests reach the server as separate I/O events. PGlite runs a statement synchronously,
+      // so unless the database path lets the event loop turn before its statement
+      // (src/db/database.ts, openPglite), each request's look-up ran alone: one statement per read.
+      let statements = 0;
+      const counting = {
+        ...t.database,
+        queryRows: (st: Parameters<typeof t.database.queryRows>[0], values: unknown[]) => {
+          statements++;
+          return t.database.queryRows(st, values);
+        },
+      };
+      const app = await buildApp({ config: t.config, database: counting, baseUrl: '' });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const addr = app.server.address();
+        const port = typeof addr === 'object' && addr ? addr.port : 0;
+        const ids = Array.from({ length: 40 }, (_, i) => shipmentIds[i % shipmentIds.length]!);
+        // From another process (in this one, the client's writes and the server's reads take turns
+        // on one event loop): every connection open first, then every request written at once.
+        const { stdout: out } = await promisify(execFile)(process.execPath, [
+          '-e',
+          CLIENT,
+          String(port),
+          t.key,
+          ...ids,
+        ]);
+        const statuses = JSON.parse(out.toString()) as string[];
+        assert.deepEqual(new Set(statuses), new Set(['HTTP/1.1 200']));
+        assert.ok(statements < ids.length, `${statements} statements for ${ids.length} reads`);
+      } finally {
+        await app.close();
+      }
     });
 
     test('a container and its transport events, paged, and the 404s', async () => {

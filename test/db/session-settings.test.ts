@@ -37,7 +37,7 @@ describe('PostgreSQL sessions of the service', { skip: !ENGINES.includes('postgr
 });
 
 // PGlite keeps its shared buffers in WebAssembly memory that never shrinks (src/db/database.ts,
-// openPglite): 32 MB instead of PostgreSQL's 128 MB, and PGlite's own start settings kept.
+// openPglite): 16 MB instead of PostgreSQL's 128 MB, and PGlite's own start settings kept.
 describe('the embedded PGlite session', { skip: !ENGINES.includes('pglite') }, () => {
   let t: TestDatabase;
   before(async () => {
@@ -47,10 +47,10 @@ describe('the embedded PGlite session', { skip: !ENGINES.includes('pglite') }, (
     await t.destroy();
   });
 
-  test('runs with 32 MB of shared buffers and PGlite’s start settings', async () => {
+  test('runs with 16 MB of shared buffers and PGlite’s start settings', async () => {
     const r = await sql<{ sb: string; sp: string; workers: string }>`
       select current_setting('shared_buffers') as sb, current_setting('search_path') as sp,
              current_setting('max_worker_processes') as workers`.execute(t.db);
-    assert.deepEqual(r.rows[0], { sb: '32MB', sp: 'public', workers: '0' });
+    assert.deepEqual(r.rows[0], { sb: '16MB', sp: 'public', workers: '0' });
   });
 });

@@ -80,6 +80,28 @@ for (const engine of ENGINES) {
       assert.ok(n > before && n <= NAMED_STATEMENTS_MAX, `${n} prepared statements`);
     });
 
+    test('a session that lost its prepared statements prepares them again', {
+      skip: engine === 'postgres' && 'PGlite only (node-postgres keeps its own list of prepared names)',
+    }, async () => {
+      // A socket client's DISCARD ALL drops the session's statements (src/db/database.ts,
+      // executePrepared); the next read prepares its statement again, and its rows keep their types.
+      const { account } = await createAccount(t.db, 'discard');
+      const { shipmentId } = await seedShipment(t.db, account.id);
+      const page = shipmentPage({ column: 'created_at', desc: true }, false, 7);
+      const before = await t.queryRows(page, [account.id, 0]);
+      assert.equal(before.length, 1);
+      assert.equal(before[0]![0], 1, 'the count comes back as a number');
+      assert.equal(before[0]![1], shipmentId);
+      await sql`discard all`.execute(t.db);
+      assert.deepEqual(await t.queryRows(page, [account.id, 0]), before);
+      await assert.rejects(t.queryRows(page, ['not a uuid', 0]), { code: '22P02' });
+      assert.deepEqual(
+        await t.queryRows(page, [account.id, 0]),
+        before,
+        'the session is usable after an error',
+      );
+    });
+
     test("the worker's claims are named", { skip: engine === 'pglite' && 'PostgreSQL only' }, async () => {
       // A process of its own: the test above gave all the names this one allows.
       const fresh = await openPostgres(t.url!, 1, { listenUrl: null });
