@@ -34,6 +34,7 @@ export async function bootstrap(
           port: config.embeddedDbPort,
           waitMs: config.embeddedLockWaitMs,
           vacuumIntervalMs: config.embeddedVacuumIntervalMs,
+          analyzeCheckMs: config.embeddedAnalyzeCheckMs,
           idleInTransactionMs: config.embeddedIdleInTransactionMs,
           statementTimeoutMs: config.embeddedStatementTimeoutMs,
           log,

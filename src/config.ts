@@ -33,6 +33,7 @@ export interface Config {
   /** How long an embedded-socket client may hold the database in one go, busy or idle (0 = no limit). */
   embeddedStatementTimeoutMs: number;
   embeddedVacuumIntervalMs: number;
+  embeddedAnalyzeCheckMs: number;
   logLevel: string;
   publicBaseUrl: string | null;
   bodyLimitBytes: number;
@@ -219,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedIdleInTransactionMs: v.EMBEDDED_IDLE_IN_TRANSACTION_MS,
     embeddedStatementTimeoutMs: v.EMBEDDED_STATEMENT_TIMEOUT_MS,
     embeddedVacuumIntervalMs: v.EMBEDDED_VACUUM_INTERVAL_MS,
+    embeddedAnalyzeCheckMs: v.EMBEDDED_ANALYZE_CHECK_MS,
     logLevel: v.LOG_LEVEL,
     publicBaseUrl: v.PUBLIC_BASE_URL,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,

@@ -71,6 +71,11 @@ export const HTTP_SCHEMA = {
     'How often the server vacuums and analyzes every table of its embedded database (PGlite runs no autovacuum, so without it updated rows are never reclaimed); 0 = never.',
     { min: 0 },
   ),
+  EMBEDDED_ANALYZE_CHECK_MS: integer(
+    60_000,
+    'How often the server looks for tables of its embedded database that grew by a fifth since their planner statistics (or never had any) and analyzes them, between the vacuum passes; 0 = only at the vacuum passes.',
+    { min: 0 },
+  ),
   LOG_LEVEL: oneOf(
     'info',
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -73,6 +73,8 @@ export interface EmbeddedOptions {
   waitMs?: number;
   /** Server role: how often to vacuum every table (PGlite runs no autovacuum); 0 = never. */
   vacuumIntervalMs?: number;
+  /** EMBEDDED_ANALYZE_CHECK_MS (embedded-vacuum.ts); 0 or absent: statistics only at vacuum passes. */
+  analyzeCheckMs?: number;
   /** Server role: how long a socket client may hold the database idle in a transaction; 0 = no limit. */
   idleInTransactionMs?: number;
   /** Server role: how long a socket client may hold the database in one go; 0 = no limit. */
@@ -189,8 +191,8 @@ async function own(opts: EmbeddedOptions, lock: HeldLock): Promise<EmbeddedDatab
     lock.update({ ...myLockInfo('server'), socket: { host: server.host, port: server.port } });
   }
   const vacuum =
-    opts.role === 'server' && opts.vacuumIntervalMs
-      ? startEmbeddedVacuum(database, opts.vacuumIntervalMs, opts.log)
+    opts.role === 'server' && (opts.vacuumIntervalMs || opts.analyzeCheckMs)
+      ? startEmbeddedVacuum(database, opts.vacuumIntervalMs ?? 0, opts.log, opts.analyzeCheckMs ?? 0)
       : null;
   let closed = false;
   return {

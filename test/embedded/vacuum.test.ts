@@ -76,4 +76,54 @@ describe('embedded database vacuum [pglite]', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  test('between passes, the tables that grew since their statistics are analyzed; unchanged ones are not', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = await migratedPgliteDir('trk-analyze-');
+    const analyzed: string[][] = [];
+    const db = await openEmbedded({
+      dataDir,
+      role: 'server',
+      vacuumIntervalMs: 0,
+      analyzeCheckMs: 100,
+      log: {
+        info: (o: unknown) => void analyzed.push((o as { tables: string[] }).tables),
+        warn: (o: unknown) => assert.fail(`analyze warned: ${JSON.stringify(o)}`),
+      } as never,
+    });
+    const estimate = async () =>
+      Number(
+        (
+          await db.queryRows(
+            { name: 'est', text: `select reltuples from pg_class where relname = 'scratch'` },
+            [],
+          )
+        )[0]![0],
+      );
+    try {
+      await migrate(db);
+      // The migrations' empty tables are within the slack: nothing to analyze on a new directory.
+      await new Promise((r) => setTimeout(r, 400));
+      assert.deepEqual(analyzed, []);
+      await db.exec(`create table scratch (id int primary key, pad text);
+        insert into scratch select g, repeat('x', 100) from generate_series(1, 20000) g;`);
+      assert.equal(await estimate(), -1, 'no statistics yet');
+      await until(async () => (await estimate()) === 20000, 20_000, 'the grown table analyzed');
+      assert.deepEqual(analyzed, [['scratch']]);
+      // Unchanged since: checks keep running and analyze nothing.
+      await new Promise((r) => setTimeout(r, 400));
+      assert.deepEqual(analyzed, [['scratch']]);
+      // A tenth more stays within the threshold; half as much again does not.
+      await db.exec(`insert into scratch select g, repeat('x', 100) from generate_series(20001, 22000) g`);
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(await estimate(), 20000);
+      await db.exec(`insert into scratch select g, repeat('x', 100) from generate_series(22001, 30000) g`);
+      await until(async () => (await estimate()) === 30000, 20_000, 'analyzed again once grown');
+      assert.deepEqual(analyzed, [['scratch'], ['scratch']]);
+    } finally {
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
