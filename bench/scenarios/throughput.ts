@@ -214,6 +214,10 @@ async function engineRun(
       notes: `${ok} of ${n} answered 201, ${stored} tracked in ${seconds.toFixed(1)} s (10 at a time); CPU per journey: service ${serverUs} µs, PostgreSQL ${pgUs} µs, whole machine ${us(b.total - a.total, stored)} µs`,
       details: { stored, seconds, serverUs, postgresUs: pgUs, machineUs: us(b.total - a.total, stored) },
     });
+  } catch (err) {
+    // What the service said last: a failed fetch is most often the service gone.
+    ctx.log(`throughput ${engine}: the service's last output:\n${svc.proc.output().slice(-3000)}`);
+    throw err;
   } finally {
     await svc.proc.stop(30_000);
   }
