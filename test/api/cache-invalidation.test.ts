@@ -286,11 +286,19 @@ describe('response cache: tags and races (no database)', () => {
     const cache = createResponseCache({ maxBytes: 128_000, ttlMs: 60_000 });
     cache.setEnabled(true);
     const json = { contentType: 'application/json' };
-    assert.equal(cache.admits('acct', '/small', 'x'.repeat(600)), true, '600 bytes (V8 keeps ASCII at one a character)');
+    assert.equal(
+      cache.admits('acct', '/small', 'x'.repeat(600)),
+      true,
+      '600 bytes (V8 keeps ASCII at one a character)',
+    );
     assert.equal(cache.admits('acct', '/big', 'x'.repeat(1_200)), false, '1,200 bytes: over 1,000');
     assert.equal(cache.admits('acct', '/big', Buffer.from('x'.repeat(1_200))), false, 'encoded, the same');
     assert.equal(cache.admits('acct', '/wide', 'é'.repeat(600)), false, 'not ASCII: two bytes a character');
-    assert.equal(cache.admits('acct', '/wide', Buffer.from('é'.repeat(300))), false, 'encoded: two bytes a byte');
+    assert.equal(
+      cache.admits('acct', '/wide', Buffer.from('é'.repeat(300))),
+      false,
+      'encoded: two bytes a byte',
+    );
     assert.equal(cache.admits('acct', '/narrow', Buffer.from('é'.repeat(150))), true);
     cache.set('acct', '/big', cache.begin('acct'), { body: 'x'.repeat(1_200), ...json }, []);
     assert.equal(cache.get('acct', '/big'), undefined);

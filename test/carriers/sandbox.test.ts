@@ -31,7 +31,10 @@ describe('sandbox adapter (SCAC TEST)', () => {
     assert.ok(container);
     // More new numbers than the sandbox keeps journeys of (JOURNEYS_KEPT in sandbox.ts).
     for (let i = 2; i <= 260; i++)
-      assert.equal((await adapter.lookup('bill_of_lading', `SIMBL1C${String(i).padStart(7, '0')}`)).kind, 'found');
+      assert.equal(
+        (await adapter.lookup('bill_of_lading', `SIMBL1C${String(i).padStart(7, '0')}`)).kind,
+        'found',
+      );
     assert.deepEqual(eventsOf(await adapter.lookup('bill_of_lading', 'SIMBL1C0000001')), first);
     assert.equal((await adapter.lookup('container', container)).kind, 'found');
   });
