@@ -5,6 +5,7 @@
 export { FLAKY_RETRY_AFTER_SECONDS, type FlakyOutcome, flakyOutcome } from './flaky.ts';
 export {
   type DcsaEvent,
+  limitJourneyCache,
   lookupNumber,
   type NumberType,
   type ScenarioAnswer,

@@ -225,8 +225,20 @@ const billOfLadingOf = (bookingKey: string) => `BOL${bookingKey.slice(3)}`;
 // are tiny and outlive their journeys, so containers stay resolvable after eviction.
 const MAX_SHIPMENTS = 10_000;
 const MAX_CONTAINERS = 500_000;
+let maxShipments = MAX_SHIPMENTS;
 const shipments = new Map<string, Shipment>();
 const containerIndex = new Map<string, { kind: 'bl' | 'bkg'; key: string }>();
+
+/**
+ * Keeps at most `max` built journeys from now on (never more than the default): for a process
+ * that has less memory to give them than the simulator program (the sandbox carrier inside the
+ * service, src/carriers/sandbox.ts). Journeys are rebuilt the same on demand; the container index
+ * is kept whole, so every container number still resolves.
+ */
+export function limitJourneyCache(max: number): void {
+  maxShipments = Math.min(maxShipments, Math.max(1, max));
+  while (shipments.size > maxShipments) shipments.delete(shipments.keys().next().value as string);
+}
 
 function remember<K, V>(map: Map<K, V>, max: number, key: K, value: V): void {
   if (map.size >= max) map.delete(map.keys().next().value as K);
@@ -265,7 +277,7 @@ function shipmentFor(kind: 'bl' | 'bkg', key: string, epochMs: number): Shipment
     ...(def?.terminalScript ? { terminalScript: def.terminalScript } : {}),
     events: journey.events,
   };
-  remember(shipments, MAX_SHIPMENTS, cacheKey, shipment);
+  remember(shipments, maxShipments, cacheKey, shipment);
   for (const c of shipment.containers) remember(containerIndex, MAX_CONTAINERS, c.number, { kind, key });
   return shipment;
 }

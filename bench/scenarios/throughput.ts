@@ -10,7 +10,7 @@ import { latestProfile, type ProfileSummary, summarizeProfile } from '../lib/pro
 import type { ScenarioResult } from '../lib/report.ts';
 import { pgliteReader, seedTraffic, type TrafficData } from '../lib/traffic-data.ts';
 import { runWrk } from '../lib/wrk.ts';
-import { bareBaseline, type Service, startService } from './traffic.ts';
+import { bareBaseline, cacheLookups, type Service, startService } from './traffic.ts';
 
 // Throughput on real work (issue 30, item 3): the mixed load (90% shipment reads by random id,
 // 10% tracking-request creates) with the creates on the sandbox line TEST, numbers it tracks
@@ -127,6 +127,7 @@ async function engineRun(
     // The mixed load, then the wait until the worker has tracked every create.
     ctx.log(`throughput ${engine}: mixed load, creates on TEST`);
     const startCounts = await counts(svc, data.key);
+    const lookups = await cacheLookups(svc);
     const before = sampleCpu(svc.proc.pid);
     const { measured, warmup } = await runWrk({
       url: svc.url,
@@ -139,6 +140,10 @@ async function engineRun(
       creates: { share: 0.1, scac: 'TEST', prefix: `SIMBL1C-${tag}-` },
     });
     const loadEnd = sampleCpu(svc.proc.pid);
+    const lookedUp = await cacheLookups(svc);
+    const hits = lookedUp.hit - lookups.hit;
+    const looked = hits + lookedUp.miss - lookups.miss;
+    const hitRate = looked > 0 ? hits / looked : null;
     const settled = await tracked(svc, data.key);
     const after = sampleCpu(svc.proc.pid);
     const journeys = settled.counts.created - startCounts.created;
@@ -150,7 +155,7 @@ async function engineRun(
     const drainS = (settled.at - loadEnd.at) / 1000;
     const errors = measured.errors + measured.timeouts + measured.non2xx;
     ctx.log(
-      `  ${Math.round(measured.rps)} req/s, errors ${errors}, ${creates} creates, ${journeys} tracked (${failed} failed) ${drainS.toFixed(1)} s after the load`,
+      `  ${Math.round(measured.rps)} req/s, errors ${errors}, ${creates} creates, ${journeys} tracked (${failed} failed) ${drainS.toFixed(1)} s after the load; cache hit rate ${hitRate === null ? '–' : `${(hitRate * 100).toFixed(0)}%`}`,
     );
     out.push({
       id: `${id}_mixed`,
@@ -165,6 +170,7 @@ async function engineRun(
       notes: [
         `${creates} creates (warm-up included), ${journeys} tracked, ${failed} failed, the last ${drainS.toFixed(1)} s after the load ended`,
         `journeys stored ${(journeys / windowS).toFixed(1)}/s over load and drain (${windowS.toFixed(1)} s)`,
+        `response cache hit rate of the reads ${hitRate === null ? '–' : `${(hitRate * 100).toFixed(0)}%`} (warm-up included)`,
         `CPU per request during the load: service ${cpu.serverUs} µs, PostgreSQL ${cpu.postgresUs} µs, whole machine ${cpu.machineUs} µs`,
         `peak RSS ${peakRssMb(svc.proc.pid)} MB; host steal ${(stealShare(before, after) * 100).toFixed(0)}%`,
       ].join('; '),
@@ -176,6 +182,7 @@ async function engineRun(
         failed,
         drainS,
         cpuPerRequest: cpu,
+        cacheHitRate: hitRate,
         goalSpec: GOAL,
         ok: allTracked && failed === 0,
       },
@@ -207,6 +214,10 @@ async function engineRun(
       notes: `${ok} of ${n} answered 201, ${stored} tracked in ${seconds.toFixed(1)} s (10 at a time); CPU per journey: service ${serverUs} µs, PostgreSQL ${pgUs} µs, whole machine ${us(b.total - a.total, stored)} µs`,
       details: { stored, seconds, serverUs, postgresUs: pgUs, machineUs: us(b.total - a.total, stored) },
     });
+  } catch (err) {
+    // What the service said last: a failed fetch is most often the service gone.
+    ctx.log(`throughput ${engine}: the service's last output:\n${svc.proc.output().slice(-3000)}`);
+    throw err;
   } finally {
     await svc.proc.stop(30_000);
   }

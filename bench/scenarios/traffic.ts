@@ -157,7 +157,7 @@ function targets(data: TrafficData, tag: string, withGoals: boolean, sandboxMixe
 }
 
 /** Response-cache hits and misses so far (the service's /metrics). */
-async function cacheLookups(svc: Service): Promise<{ hit: number; miss: number }> {
+export async function cacheLookups(svc: Service): Promise<{ hit: number; miss: number }> {
   const text = await fetch(`${svc.url}/metrics`)
     .then((r) => r.text())
     .catch(() => '');

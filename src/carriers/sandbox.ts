@@ -1,4 +1,10 @@
-import { FLAKY_RETRY_AFTER_SECONDS, flakyOutcome, lookupNumber, TEST_NUMBERS } from '../../sim/library.ts';
+import {
+  FLAKY_RETRY_AFTER_SECONDS,
+  flakyOutcome,
+  limitJourneyCache,
+  lookupNumber,
+  TEST_NUMBERS,
+} from '../../sim/library.ts';
 import { dcsaSnapshot } from './dcsa/snapshot.ts';
 import type { CarrierAdapter, LookupResult, NumberType } from './types.ts';
 
@@ -23,9 +29,19 @@ export interface SandboxOptions {
 export const SANDBOX_TEST_NUMBERS: ReadonlySet<string> = new Set(TEST_NUMBERS);
 
 const NUMBER_TYPES: readonly NumberType[] = ['bill_of_lading', 'booking_number', 'container'];
+
+/**
+ * Built journeys the scenario library keeps for the sandbox (~30 KB of heap each). The library's
+ * own bound (10,000) is the simulator program's; inside the service, under `npm start`'s 160 MB
+ * heap cap, the ~3,000 journeys of a mixed benchmark run held ~100 MB and the process ran out of
+ * heap (docs/benchmarks.md, throughput). A journey is built once per new number anyway; only a
+ * refresh of an evicted one builds it again (the same journey).
+ */
+const JOURNEYS_KEPT = 200;
 const DAY = 86_400_000;
 
 export function createSandboxAdapter(options: SandboxOptions = {}): CarrierAdapter {
+  limitJourneyCache(JOURNEYS_KEPT);
   const clock = options.clock ?? (() => new Date());
   const epochMs = options.epoch ? options.epoch.getTime() : Math.floor(clock().getTime() / DAY) * DAY;
   // Request counts per SIMFLAKY number: the same failure schedule as the HTTP simulator.

@@ -149,7 +149,7 @@ export const HTTP_SCHEMA = {
   ),
   RESPONSE_CACHE_MB: integer(
     16,
-    'Memory per API process for cached GET responses (shipments, containers, events, tracking requests); 0 turns the cache off. An answer larger than a 128th of it (counted at two bytes a character) is not cached. A committed change (PostgreSQL NOTIFY) drops the entries of the resources it changed and the lists of the account that can show them; a refresh that found nothing new drops nothing.',
+    'Memory per API process for cached GET responses (shipments, containers, events, tracking requests); 0 turns the cache off. An answer larger than a 128th of it (counted as V8 keeps it: a byte a character for ASCII text, two for other text) is not cached. A committed change (PostgreSQL NOTIFY) drops the entries of the resources it changed and the lists of the account that can show them; a refresh that found nothing new drops nothing.',
     { min: 0, max: 4096 },
   ),
   RESPONSE_CACHE_TTL_MS: integer(

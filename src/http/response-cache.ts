@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 // Serialised GET responses per account, bounded by bytes (least recently used out first) and by
 // age. Freshness comes from the change feed (src/db/change-feed.ts). Every entry carries the tags
 // it depends on (the ids of the resources its document shows, or the account's collection for a
@@ -69,11 +71,24 @@ const FREQUENCY_WINDOW = 100_000;
 
 /**
  * An answer that would take more than this share of the cache is not stored (128 KB at the default
- * 16 MB, counted at two bytes a character: ~64,000 characters, a page of 60 transport events). A page of 30 shipments with their
- * containers (~440 KB) would push out about sixty shipment documents; under 50 clients reading
- * random pages such pages were hit 2-5 % of the time and kept the process above 300 MB RSS.
+ * 16 MB, counted as textBytes does: ~128,000 ASCII characters, ~120 transport events). A page of
+ * 30 shipments with their containers (~440 KB) would push out about sixty shipment documents; under
+ * 50 clients reading random pages such pages were hit 2-5 % of the time and kept the process above
+ * 300 MB RSS.
  */
 const LARGEST_SHARE = 128;
+
+/**
+ * The memory an answer's text takes as the string it is kept as (cache-hooks.ts keeps a Buffer
+ * answer as text). V8 keeps a string of ASCII characters at one byte a character (the answers of
+ * the JSON:API reads almost always are: ids, codes, dates, numbers) and any other string at two.
+ * Counted at two bytes a character for all, the default 16 MB held about half the 1,000 shipment
+ * documents of the mixed benchmark while taking ~8 MB (docs/benchmarks.md, throughput).
+ */
+function textBytes(body: string | Buffer): number {
+  if (Buffer.isBuffer(body)) return isAscii(body) ? body.length : body.length * 2;
+  return Buffer.byteLength(body) === body.length ? body.length : body.length * 2;
+}
 
 /** FNV-1a: a key's hash for the look-up counts (a collision only blurs a count). */
 function hash32(s: string): number {
@@ -134,10 +149,8 @@ export function createResponseCache(opts: {
       else frequency.delete(k);
     }
   };
-  // Strings are UTF-16 in memory; two bytes a character is the honest bound. An encoded answer
-  // counts the same per byte: the budget then holds as much of an answer in either form.
   const sizeOf = (body: string | Buffer, key: string, tagCount: number) =>
-    body.length * 2 + key.length * 2 + 200 + tagCount * 120;
+    textBytes(body) + key.length * 2 + 200 + tagCount * 120;
 
   return {
     begin: (account) => ({ generation: generation(account), seq }),

@@ -260,10 +260,10 @@ describe('response cache: tags and races (no database)', () => {
   });
 
   test('when full, a key asked for less often than the entry it would evict is not admitted', () => {
-    // Room for 140 answers of 100 characters (2 bytes each plus ~205 of key and overheads: 56,900).
+    // Room for 140 answers of 200 ASCII characters (a byte each plus ~205 of key and overheads: 56,900).
     const cache = createResponseCache({ maxBytes: 57_000, ttlMs: 60_000 });
     cache.setEnabled(true);
-    const body = { body: 'x'.repeat(100), contentType: 'application/json' };
+    const body = { body: 'x'.repeat(200), contentType: 'application/json' };
     const store = (key: string) => {
       const miss = cache.get('acct', key) === undefined;
       if (miss && cache.admits('acct', key, body.body)) cache.set('acct', key, cache.begin('acct'), body, []);
@@ -282,16 +282,27 @@ describe('response cache: tags and races (no database)', () => {
     assert.equal(cache.stats().entries, 140);
   });
 
-  test('an answer over a 128th of the cache is never stored; an encoded one counts like text', () => {
+  test('an answer over a 128th of the cache is never stored; ASCII counts a byte a character, other text two', () => {
     const cache = createResponseCache({ maxBytes: 128_000, ttlMs: 60_000 });
     cache.setEnabled(true);
     const json = { contentType: 'application/json' };
-    assert.equal(cache.admits('acct', '/small', 'x'.repeat(300)), true);
-    assert.equal(cache.admits('acct', '/big', 'x'.repeat(600)), false, '1,200 bytes of text: over 1,000');
-    assert.equal(cache.admits('acct', '/big', Buffer.from('x'.repeat(600))), false, 'encoded, the same');
-    cache.set('acct', '/big', cache.begin('acct'), { body: 'x'.repeat(600), ...json }, []);
+    assert.equal(
+      cache.admits('acct', '/small', 'x'.repeat(600)),
+      true,
+      '600 bytes (V8 keeps ASCII at one a character)',
+    );
+    assert.equal(cache.admits('acct', '/big', 'x'.repeat(1_200)), false, '1,200 bytes: over 1,000');
+    assert.equal(cache.admits('acct', '/big', Buffer.from('x'.repeat(1_200))), false, 'encoded, the same');
+    assert.equal(cache.admits('acct', '/wide', 'é'.repeat(600)), false, 'not ASCII: two bytes a character');
+    assert.equal(
+      cache.admits('acct', '/wide', Buffer.from('é'.repeat(300))),
+      false,
+      'encoded: two bytes a byte',
+    );
+    assert.equal(cache.admits('acct', '/narrow', Buffer.from('é'.repeat(150))), true);
+    cache.set('acct', '/big', cache.begin('acct'), { body: 'x'.repeat(1_200), ...json }, []);
     assert.equal(cache.get('acct', '/big'), undefined);
-    cache.set('acct', '/enc', cache.begin('acct'), { body: Buffer.from('x'.repeat(300)), ...json }, []);
+    cache.set('acct', '/enc', cache.begin('acct'), { body: Buffer.from('x'.repeat(600)), ...json }, []);
     assert.ok(Buffer.isBuffer(cache.get('acct', '/enc')?.body), 'an encoded answer is served as stored');
   });
 });

@@ -24,6 +24,21 @@ const eventsOf = (r: LookupResult) => {
 };
 
 describe('sandbox adapter (SCAC TEST)', () => {
+  it('keeps a bounded number of built journeys: an evicted one is built again the same, its containers still resolve', async () => {
+    const { adapter } = manual();
+    const first = eventsOf(await adapter.lookup('bill_of_lading', 'SIMBL1C0000001'));
+    const container = first.find((e) => e.equipmentReference)?.equipmentReference;
+    assert.ok(container);
+    // More new numbers than the sandbox keeps journeys of (JOURNEYS_KEPT in sandbox.ts).
+    for (let i = 2; i <= 260; i++)
+      assert.equal(
+        (await adapter.lookup('bill_of_lading', `SIMBL1C${String(i).padStart(7, '0')}`)).kind,
+        'found',
+      );
+    assert.deepEqual(eventsOf(await adapter.lookup('bill_of_lading', 'SIMBL1C0000001')), first);
+    assert.equal((await adapter.lookup('container', container)).kind, 'found');
+  });
+
   it('declares SCAC TEST and all three number types', () => {
     const a = createSandboxAdapter();
     assert.equal(a.scac, 'TEST');
