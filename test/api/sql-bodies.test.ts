@@ -236,16 +236,27 @@ for (const engine of ENGINES) {
         const ids = Array.from({ length: 40 }, (_, i) => shipmentIds[i % shipmentIds.length]!);
         // From another process (in this one, the client's writes and the server's reads take turns
         // on one event loop): every connection open first, then every request written at once.
-        const { stdout: out } = await promisify(execFile)(process.execPath, [
-          '-e',
-          CLIENT,
-          String(port),
-          t.key,
-          ...ids,
-        ]);
-        const statuses = JSON.parse(out.toString()) as string[];
-        assert.deepEqual(new Set(statuses), new Set(['HTTP/1.1 200']));
-        assert.ok(statements < ids.length, `${statements} statements for ${ids.length} reads`);
+        // Whether two requests are read in one turn is up to the machine's scheduling: on a busy CI
+        // host a burst can reach the server one request at a time. So up to three bursts, of which
+        // one must share; without the event-loop turn none ever does (40 of 40, every time).
+        const counts: number[] = [];
+        for (let burst = 0; burst < 3 && !counts.some((n) => n < ids.length); burst++) {
+          statements = 0;
+          const { stdout: out } = await promisify(execFile)(process.execPath, [
+            '-e',
+            CLIENT,
+            String(port),
+            t.key,
+            ...ids,
+          ]);
+          const statuses = JSON.parse(out.toString()) as string[];
+          assert.deepEqual(new Set(statuses), new Set(['HTTP/1.1 200']));
+          counts.push(statements);
+        }
+        assert.ok(
+          counts.some((n) => n < ids.length),
+          `statements for ${ids.length} reads, per burst: ${counts.join(', ')}`,
+        );
       } finally {
         await app.close();
       }
