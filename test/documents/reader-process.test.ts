@@ -70,7 +70,9 @@ for (const engine of ENGINES) {
       dir = mkdtempSync(join(tmpdir(), 'docreader-'));
       t = await startTestApp(engine, {
         DATA_DIR: dir,
-        DOCUMENT_READER_IDLE_MS: '300',
+        // Long enough that the reader is still up when processDocument's transaction has committed
+        // on a busy host (the first test looks for it then), short enough to wait for its end.
+        DOCUMENT_READER_IDLE_MS: '1500',
         DOCUMENT_RETRY_BASE_MS: '1000',
       });
       deps = {
