@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { seed } from '../../src/cli/seed.ts';
+import type { Database } from '../../src/db/database.ts';
 import { BATCH_SLOTS } from '../../src/shipments/sql-bodies/queries.ts';
 import { shipmentText } from '../../src/shipments/sql-bodies/service.ts';
 import { startTestApp, type TestApp, trBody } from '../helpers/app.ts';
@@ -30,6 +31,19 @@ Promise.all(ids.map(() => new Promise((ok, fail) => { const c = net.connect(Numb
     return Promise.all(answers);
   })
   .then((s) => console.log(JSON.stringify(s)));`;
+
+/** The database with every statement of the batched read path (queryRows) counted. */
+function countingStatements(database: Database): { counting: Database; count: { n: number } } {
+  const count = { n: 0 };
+  const counting: Database = {
+    ...database,
+    queryRows: (st, values) => {
+      count.n++;
+      return database.queryRows(st, values);
+    },
+  };
+  return { counting, count };
+}
 
 for (const engine of ENGINES) {
   describe(`bodies built in SQL equal the serializers' [${engine}]`, () => {
@@ -194,19 +208,13 @@ for (const engine of ENGINES) {
       assert.ok(together.filter((r) => r.status === 200).length > shipmentIds.length * 2);
 
       // In the process: one statement answers many look-ups, and each gets its own row.
-      let statements = 0;
-      const counting = {
-        ...t.database,
-        queryRows: (st: Parameters<typeof t.database.queryRows>[0], values: unknown[]) => {
-          statements++;
-          return t.database.queryRows(st, values);
-        },
-      };
+      const { counting, count } = countingStatements(t.database);
       const ids = [...shipmentIds, ...shipmentIds.slice(0, 5), randomUUID()];
       const texts = await Promise.all(
         ids.map((id) => shipmentText(counting, t.accountId, id, new Set(['containers']))),
       );
       // A few go alone while nothing is in flight (one per core, within the pool); the rest wait and share.
+      const statements = count.n;
       assert.ok(statements <= 8 + Math.ceil(ids.length / BATCH_SLOTS), `${statements} statements`);
       assert.ok(statements < ids.length / 2, `${statements} statements for ${ids.length} look-ups`);
       for (const [i, id] of ids.entries()) {
@@ -220,14 +228,7 @@ for (const engine of ENGINES) {
       // The requests reach the server as separate I/O events. PGlite runs a statement synchronously,
       // so unless the database path lets the event loop turn before its statement
       // (src/db/database.ts, openPglite), each request's look-up ran alone: one statement per read.
-      let statements = 0;
-      const counting = {
-        ...t.database,
-        queryRows: (st: Parameters<typeof t.database.queryRows>[0], values: unknown[]) => {
-          statements++;
-          return t.database.queryRows(st, values);
-        },
-      };
+      const { counting, count } = countingStatements(t.database);
       const app = await buildApp({ config: t.config, database: counting, baseUrl: '' });
       await app.listen({ port: 0, host: '127.0.0.1' });
       try {
@@ -241,7 +242,7 @@ for (const engine of ENGINES) {
         // one must share; without the event-loop turn none ever does (40 of 40, every time).
         const counts: number[] = [];
         for (let burst = 0; burst < 3 && !counts.some((n) => n < ids.length); burst++) {
-          statements = 0;
+          count.n = 0;
           const { stdout: out } = await promisify(execFile)(process.execPath, [
             '-e',
             CLIENT,
@@ -251,7 +252,7 @@ for (const engine of ENGINES) {
           ]);
           const statuses = JSON.parse(out.toString()) as string[];
           assert.deepEqual(new Set(statuses), new Set(['HTTP/1.1 200']));
-          counts.push(statements);
+          counts.push(count.n);
         }
         assert.ok(
           counts.some((n) => n < ids.length),
